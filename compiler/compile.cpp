@@ -1,0 +1,127 @@
+#include "compiler/compile.h"
+
+#include <algorithm>
+
+#include "compiler/emit/program_writer.h"
+#include "compiler/import/tflite_importer.h"
+#include "compiler/pipeline.h"
+
+namespace tinyaot {
+namespace {
+
+// Lifetimes of every arena buffer, in lowered-operation indices.
+void collect_buffers(Compilation& c) {
+  const Graph& g = c.graph;
+  const int32_t num_ops = static_cast<int32_t>(c.ops.size());
+  const int32_t last_step = std::max(0, num_ops - 1);
+  c.buffer_of_tensor.assign(g.tensors.size(), -1);
+  auto touch = [&](int32_t tensor, int32_t step) {
+    const int32_t storage = g.storage_of(tensor);
+    const Tensor& t = g.tensors[static_cast<size_t>(storage)];
+    if (t.is_constant()) return;
+    int32_t& index = c.buffer_of_tensor[static_cast<size_t>(storage)];
+    if (index < 0) {
+      BufferRequest request;
+      request.name = t.name.empty() ? "tensor" + std::to_string(storage) : t.name;
+      request.tensor = storage;
+      request.bytes = static_cast<uint32_t>(t.bytes());
+      request.first_op = step;
+      request.last_op = step;
+      index = static_cast<int32_t>(c.buffers.size());
+      c.buffers.push_back(request);
+    }
+    BufferRequest& b = c.buffers[static_cast<size_t>(index)];
+    b.first_op = std::min(b.first_op, step);
+    b.last_op = std::max(b.last_op, step);
+  };
+  for (int32_t input : g.inputs) touch(input, 0);
+  for (int32_t i = 0; i < num_ops; ++i) {
+    for (const LoweredOperand& operand : c.ops[static_cast<size_t>(i)].inputs)
+      if (operand.tensor >= 0) touch(operand.tensor, i);
+    for (int32_t output : c.ops[static_cast<size_t>(i)].outputs) touch(output, i);
+  }
+  for (int32_t output : g.outputs) touch(output, last_step);
+  c.scratch_buffer.assign(c.ops.size(), -1);
+  for (int32_t i = 0; i < num_ops; ++i) {
+    const LoweredOp& op = c.ops[static_cast<size_t>(i)];
+    if (op.scratch_bytes == 0) continue;
+    BufferRequest request;
+    request.name = std::string("scratch:") + find_kernel(static_cast<uint32_t>(op.kernel))->name + "#" +
+                   std::to_string(i);
+    request.kind = BufferRequest::Kind::kScratch;
+    request.tensor = i;
+    request.bytes = op.scratch_bytes;
+    request.first_op = i;
+    request.last_op = i;
+    c.scratch_buffer[static_cast<size_t>(i)] = static_cast<int32_t>(c.buffers.size());
+    c.buffers.push_back(request);
+  }
+}
+
+}  // namespace
+
+Core parse_core(const std::string& name) {
+  std::string wanted = name;
+  if (wanted.rfind("cortex-", 0) != 0) wanted = "cortex-" + wanted;
+  if (wanted == "cortex-m0+") wanted = "cortex-m0plus";
+  for (uint32_t i = 0; i < static_cast<uint32_t>(Core::kCount); ++i)
+    if (wanted == core_name(static_cast<Core>(i))) return static_cast<Core>(i);
+  std::string known;
+  for (uint32_t i = 0; i < static_cast<uint32_t>(Core::kCount); ++i)
+    known += std::string(known.empty() ? "" : ", ") + core_name(static_cast<Core>(i));
+  throw CompileError("unknown target '" + name + "'; known targets: " + known);
+}
+
+IsaClass resolve_isa(Core core, const std::string& isa) {
+  const IsaClass native = core_isa(core);
+  if (isa.empty()) return native;
+  IsaClass wanted;
+  if (isa == "scalar") {
+    wanted = IsaClass::kScalar;
+  } else if (isa == "dsp") {
+    wanted = IsaClass::kDsp;
+  } else if (isa == "mve") {
+    wanted = IsaClass::kMve;
+  } else {
+    throw CompileError("unknown ISA class '" + isa + "'; use scalar, dsp or mve");
+  }
+  if (static_cast<int>(wanted) > static_cast<int>(native)) {
+    const char* lacks = wanted == IsaClass::kMve ? "the M-profile Vector Extension (MVE, Helium)"
+                                                 : "the DSP extension (SIMD multiply-accumulate)";
+    throw CompileError(std::string("--isa ") + isa + " is not available on " + core_name(core) +
+                       ": it lacks " + lacks + " (its ISA class is " + isa_name(native) + ")");
+  }
+  return wanted;
+}
+
+Rounding parse_rounding(const std::string& name) {
+  if (name == "tflm" || name == "double") return Rounding::kDouble;
+  if (name == "single") return Rounding::kSingle;
+  throw CompileError("unknown rounding mode '" + name + "'; use tflm or single");
+}
+
+Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOptions& options) {
+  auto progress = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  Compilation c;
+  progress("import");
+  c.graph = import_tflite(tflite, bytes);
+  run_pipeline(c.graph, options.target, [&](const PassInfo& pass) { progress(std::string("pass ") + pass.name); });
+  progress("lower");
+  for (size_t i = 0; i < c.graph.operations.size(); ++i) {
+    c.ops.push_back(lower_operation(c.graph, c.graph.operations[i], options.target));
+    c.op_of.push_back(static_cast<int32_t>(i));
+  }
+  if (c.ops.empty()) throw CompileError("model: no operations are left to run after the pipeline");
+  progress("plan");
+  collect_buffers(c);
+  c.plan = plan_memory(c.buffers);
+  const std::string problem = verify_plan(c.buffers, c.plan);
+  if (!problem.empty()) throw CompileError("internal: memory plan is unsound: " + problem);
+  progress("emit");
+  c.program = write_program(c, options);
+  return c;
+}
+
+}  // namespace tinyaot

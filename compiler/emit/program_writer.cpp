@@ -1,0 +1,212 @@
+#include "compiler/emit/program_writer.h"
+
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "compiler/compile.h"
+
+namespace tinyaot {
+namespace {
+
+class ByteBuffer {
+ public:
+  uint32_t size() const { return static_cast<uint32_t>(bytes_.size()); }
+  void align(uint32_t alignment) { bytes_.resize(align_up(size(), alignment), 0); }
+  uint32_t append(const void* data, size_t count) {
+    const uint32_t at = size();
+    const auto* p = static_cast<const uint8_t*>(data);
+    bytes_.insert(bytes_.end(), p, p + count);
+    return at;
+  }
+  template <typename T>
+  uint32_t append_items(const std::vector<T>& items) {
+    return append(items.data(), items.size() * sizeof(T));
+  }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+void copy_name(char (&out)[kNameBytes], const std::string& name) {
+  std::memset(out, 0, kNameBytes);
+  std::memcpy(out, name.data(), std::min<size_t>(name.size(), kNameBytes - 1));
+}
+
+IoDesc io_desc(const Compilation& c, int32_t tensor_id) {
+  const Graph& g = c.graph;
+  const Tensor& t = g.tensors[static_cast<size_t>(tensor_id)];
+  IoDesc d{};
+  copy_name(d.name, t.name);
+  d.dtype = static_cast<uint32_t>(t.dtype);
+  d.zero_point = t.quant.zero_point();
+  d.scale = t.quant.scale();
+  d.rank = static_cast<uint32_t>(t.shape.size());
+  for (size_t i = 0; i < t.shape.size(); ++i) d.dims[i] = t.shape[i];
+  const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(g.storage_of(tensor_id))];
+  d.arena_offset = c.plan.offsets[static_cast<size_t>(buffer)];
+  d.bytes = static_cast<uint32_t>(t.bytes());
+  return d;
+}
+
+nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
+  using nlohmann::json;
+  json j;
+  j["model"] = options.model_name;
+  j["planner"] = c.plan.strategy;
+  j["lower_bound_bytes"] = c.plan.lower_bound_bytes;
+  json ops = json::array();
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const Operation& op = c.graph.operations[static_cast<size_t>(c.op_of[i])];
+    json o;
+    o["index"] = i;
+    o["source_index"] = op.source_index;
+    o["type"] = op_type_name(op.type);
+    o["kernel"] = find_kernel(static_cast<uint32_t>(c.ops[i].kernel))->name;
+    o["scratch_bytes"] = c.ops[i].scratch_bytes;
+    ops.push_back(o);
+  }
+  j["operations"] = ops;
+  json buffers = json::array();
+  for (size_t i = 0; i < c.buffers.size(); ++i) {
+    const BufferRequest& b = c.buffers[i];
+    json o;
+    o["name"] = b.name;
+    o["kind"] = b.kind == BufferRequest::Kind::kScratch ? "scratch" : "tensor";
+    o["offset"] = c.plan.offsets[i];
+    o["bytes"] = b.bytes;
+    o["first_op"] = b.first_op;
+    o["last_op"] = b.last_op;
+    if (b.kind == BufferRequest::Kind::kTensor) {
+      const Tensor& t = c.graph.tensors[static_cast<size_t>(b.tensor)];
+      o["shape"] = t.shape;
+    }
+    buffers.push_back(o);
+  }
+  j["buffers"] = buffers;
+  return j;
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& options) {
+  const Graph& g = c.graph;
+  ProgramHeader h{};
+  std::memcpy(h.magic, kProgramMagic, sizeof(kProgramMagic));
+  h.format_version = kProgramFormatVersion;
+  h.core = static_cast<uint32_t>(options.target.core);
+  h.isa = static_cast<uint32_t>(options.target.isa);
+  h.rounding = static_cast<uint32_t>(options.target.rounding);
+  h.arena_bytes = c.plan.arena_bytes;
+
+  std::vector<IoDesc> inputs, outputs;
+  for (int32_t t : g.inputs) inputs.push_back(io_desc(c, t));
+  for (int32_t t : g.outputs) outputs.push_back(io_desc(c, t));
+
+  // Kernel table: one entry per variant used, in first-use order.
+  std::vector<AbiEntry> kernels;
+  std::map<KernelId, uint16_t> kernel_index;
+  for (const LoweredOp& op : c.ops) {
+    if (kernel_index.count(op.kernel)) continue;
+    const KernelDescriptor& d = *find_kernel(static_cast<uint32_t>(op.kernel));
+    AbiEntry e{};
+    copy_name(e.name, d.name);
+    e.kernel_id = static_cast<uint32_t>(op.kernel);
+    e.version = d.version;
+    e.params_bytes = d.params_bytes;
+    e.min_inputs = d.min_inputs;
+    e.max_inputs = d.max_inputs;
+    e.num_outputs = d.num_outputs;
+    e.isa = static_cast<uint8_t>(d.isa);
+    e.fingerprint = abi_fingerprint(d);
+    kernel_index[op.kernel] = static_cast<uint16_t>(kernels.size());
+    kernels.push_back(e);
+  }
+
+  // Constants: graph constants once each, then lowering-made blobs.
+  ByteBuffer constants;
+  std::map<int32_t, BufferRef> constant_of_tensor;
+  auto add_constant = [&](const std::vector<uint8_t>& data) {
+    constants.align(kConstantAlignment);
+    const uint32_t at = constants.append(data.data(), data.size());
+    return BufferRef{static_cast<uint32_t>(Region::kConstants), at, static_cast<uint32_t>(data.size())};
+  };
+  auto arena_ref = [&](int32_t tensor) {
+    const int32_t storage = g.storage_of(tensor);
+    const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(storage)];
+    return BufferRef{static_cast<uint32_t>(Region::kArena), c.plan.offsets[static_cast<size_t>(buffer)],
+                     static_cast<uint32_t>(g.tensors[static_cast<size_t>(tensor)].bytes())};
+  };
+
+  std::vector<OpRecord> records;
+  std::vector<BufferRef> operands;
+  ByteBuffer params;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const LoweredOp& op = c.ops[i];
+    OpRecord r{};
+    r.kernel = kernel_index[op.kernel];
+    r.source_index = static_cast<uint16_t>(g.operations[static_cast<size_t>(c.op_of[i])].source_index);
+    params.align(4);
+    r.params_offset = params.append(op.params.data(), op.params.size());
+    r.params_bytes = static_cast<uint32_t>(op.params.size());
+    r.first_operand = static_cast<uint32_t>(operands.size());
+    r.num_inputs = static_cast<uint8_t>(op.inputs.size());
+    r.num_outputs = static_cast<uint8_t>(op.outputs.size());
+    for (const LoweredOperand& operand : op.inputs) {
+      if (operand.tensor < 0) {
+        operands.push_back(add_constant(operand.constant));
+      } else if (g.tensors[static_cast<size_t>(operand.tensor)].is_constant()) {
+        auto found = constant_of_tensor.find(operand.tensor);
+        if (found == constant_of_tensor.end())
+          found = constant_of_tensor
+                      .emplace(operand.tensor, add_constant(*g.tensors[static_cast<size_t>(operand.tensor)].data))
+                      .first;
+        operands.push_back(found->second);
+      } else {
+        operands.push_back(arena_ref(operand.tensor));
+      }
+    }
+    for (int32_t output : op.outputs) operands.push_back(arena_ref(output));
+    if (c.scratch_buffer[i] >= 0) {
+      r.scratch = {static_cast<uint32_t>(Region::kArena), c.plan.offsets[static_cast<size_t>(c.scratch_buffer[i])],
+                   op.scratch_bytes};
+    }
+    records.push_back(r);
+  }
+
+  ByteBuffer file;
+  file.append(&h, sizeof(h));
+  file.align(4);
+  h.num_inputs = static_cast<uint32_t>(inputs.size());
+  h.inputs_offset = file.append_items(inputs);
+  h.num_outputs = static_cast<uint32_t>(outputs.size());
+  h.outputs_offset = file.append_items(outputs);
+  h.num_ops = static_cast<uint32_t>(records.size());
+  h.ops_offset = file.append_items(records);
+  h.num_operands = static_cast<uint32_t>(operands.size());
+  h.operands_offset = file.append_items(operands);
+  h.num_kernels = static_cast<uint32_t>(kernels.size());
+  h.kernels_offset = file.append_items(kernels);
+  file.align(4);
+  h.params_bytes = params.size();
+  h.params_offset = file.append(params.bytes().data(), params.size());
+  file.align(kConstantAlignment);
+  h.constants_bytes = constants.size();
+  h.constants_offset = file.append(constants.bytes().data(), constants.size());
+  if (options.debug_info) {
+    const std::string text = debug_json(c, options).dump();
+    h.debug_bytes = static_cast<uint32_t>(text.size());
+    h.debug_offset = file.append(text.data(), text.size());
+  } else {
+    h.debug_offset = file.size();
+  }
+  file.align(kConstantAlignment);
+  h.file_bytes = file.size();
+  std::memcpy(file.bytes().data(), &h, sizeof(h));
+  h.checksum = program_checksum(file.bytes().data(), h.file_bytes);
+  std::memcpy(file.bytes().data(), &h, sizeof(h));
+  return std::move(file.bytes());
+}
+
+}  // namespace tinyaot

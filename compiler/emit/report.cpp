@@ -1,0 +1,147 @@
+#include "compiler/emit/report.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+#include "compiler/lower/lowering.h"
+#include "tinyaot/runtime.h"
+
+namespace tinyaot {
+namespace {
+
+const char* dtype_name(uint32_t dtype) {
+  switch (static_cast<DType>(dtype)) {
+    case DType::kInt8:
+      return "int8";
+    case DType::kInt16:
+      return "int16";
+    case DType::kInt32:
+      return "int32";
+    case DType::kFloat32:
+      return "float32";
+  }
+  return "?";
+}
+
+nlohmann::json io_json(const IoDesc& d) {
+  nlohmann::json j;
+  j["name"] = std::string(d.name);
+  j["dtype"] = dtype_name(d.dtype);
+  j["shape"] = std::vector<int32_t>(d.dims, d.dims + d.rank);
+  j["scale"] = d.scale;
+  j["zero_point"] = d.zero_point;
+  j["offset"] = d.arena_offset;
+  j["bytes"] = d.bytes;
+  return j;
+}
+
+std::string with_commas(uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return digits;
+}
+
+}  // namespace
+
+nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
+  // The loader wants 16-byte alignment; vector storage does not promise it.
+  std::vector<uint8_t> storage(bytes.size() + kConstantAlignment);
+  uint8_t* aligned = storage.data() + (kConstantAlignment - reinterpret_cast<uintptr_t>(storage.data()) % kConstantAlignment) % kConstantAlignment;
+  if (!bytes.empty()) std::memcpy(aligned, bytes.data(), bytes.size());
+  Program p;
+  const Status status = load_program(aligned, static_cast<uint32_t>(bytes.size()), &p);
+  if (status != Status::kOk)
+    throw CompileError(std::string("program does not load: ") + status_text(status) + " (" + status_name(status) + ")");
+  const ProgramHeader& h = *p.header;
+  nlohmann::json j;
+  j["format_version"] = h.format_version;
+  j["program_bytes"] = h.file_bytes;
+  j["core"] = core_name(static_cast<Core>(h.core));
+  j["isa"] = isa_name(static_cast<IsaClass>(h.isa));
+  j["rounding"] = rounding_name(static_cast<Rounding>(h.rounding));
+  j["arena_bytes"] = h.arena_bytes;
+  j["constants_bytes"] = h.constants_bytes;
+  j["persistent_bytes"] = runtime_context_bytes();
+  j["inputs"] = nlohmann::json::array();
+  for (uint32_t i = 0; i < h.num_inputs; ++i) j["inputs"].push_back(io_json(p.inputs[i]));
+  j["outputs"] = nlohmann::json::array();
+  for (uint32_t i = 0; i < h.num_outputs; ++i) j["outputs"].push_back(io_json(p.outputs[i]));
+  nlohmann::json debug;
+  if (h.debug_bytes > 0) {
+    debug = nlohmann::json::parse(reinterpret_cast<const char*>(p.base + h.debug_offset),
+                                  reinterpret_cast<const char*>(p.base + h.debug_offset + h.debug_bytes),
+                                  nullptr, false);
+    if (debug.is_discarded()) debug = nlohmann::json();
+  }
+  j["model"] = debug.value("model", "");
+  j["planner"] = debug.value("planner", "");
+  j["lower_bound_bytes"] = debug.value("lower_bound_bytes", 0u);
+  uint32_t scratch = 0;
+  nlohmann::json ops = nlohmann::json::array();
+  for (uint32_t i = 0; i < h.num_ops; ++i) {
+    const OpRecord& r = p.ops[i];
+    nlohmann::json o;
+    o["index"] = i;
+    o["source_index"] = r.source_index;
+    o["kernel"] = std::string(p.kernels[r.kernel].name);
+    o["scratch_bytes"] = r.scratch.bytes;
+    o["scratch_offset"] = r.scratch.offset;
+    scratch = std::max(scratch, r.scratch.bytes);
+    if (debug.contains("operations") && i < debug["operations"].size())
+      o["type"] = debug["operations"][i].value("type", "");
+    nlohmann::json in = nlohmann::json::array(), out = nlohmann::json::array();
+    for (uint32_t k = 0; k < r.num_inputs + r.num_outputs; ++k) {
+      const BufferRef& ref = p.operands[r.first_operand + k];
+      nlohmann::json b = {{"region", ref.region == 0 ? "arena" : "constants"}, {"offset", ref.offset},
+                          {"bytes", ref.bytes}};
+      (k < r.num_inputs ? in : out).push_back(b);
+    }
+    o["inputs"] = in;
+    o["outputs"] = out;
+    ops.push_back(o);
+  }
+  j["operations"] = ops;
+  j["scratch_bytes"] = scratch;
+  j["buffers"] = debug.contains("buffers") ? debug["buffers"] : nlohmann::json::array();
+  return j;
+}
+
+std::string report_text(const nlohmann::json& r) {
+  std::ostringstream s;
+  s << "program  " << r.value("model", "") << "  (" << with_commas(r["program_bytes"].get<uint64_t>())
+    << " bytes, format " << r["format_version"] << ")\n";
+  s << "target   " << r["core"].get<std::string>() << ", ISA class " << r["isa"].get<std::string>()
+    << ", rounding " << r["rounding"].get<std::string>() << "\n";
+  s << "arena    " << with_commas(r["arena_bytes"].get<uint64_t>()) << " bytes   (lower bound "
+    << with_commas(r["lower_bound_bytes"].get<uint64_t>()) << ", planner " << r.value("planner", "") << ")\n";
+  s << "flash    " << with_commas(r["constants_bytes"].get<uint64_t>()) << " bytes of constants; runtime context "
+    << r["persistent_bytes"] << " bytes\n\n";
+  for (const char* kind : {"inputs", "outputs"}) {
+    for (const auto& io : r[kind]) {
+      s << (std::string(kind) == "inputs" ? "input    " : "output   ") << io["name"].get<std::string>() << " "
+        << io["dtype"].get<std::string>() << io["shape"].dump() << " at arena+" << io["offset"] << " ("
+        << io["bytes"] << " bytes, scale " << io["scale"] << ", zero point " << io["zero_point"] << ")\n";
+    }
+  }
+  s << "\n  #  src  operator            kernel                        output @ offset      bytes  scratch\n";
+  for (const auto& o : r["operations"]) {
+    const auto& out = o["outputs"].empty() ? nlohmann::json::object() : o["outputs"][0];
+    s << std::setw(3) << o["index"].get<int>() << std::setw(5) << o["source_index"].get<int>() << "  "
+      << std::left << std::setw(19) << o.value("type", "") << " " << std::setw(29) << o["kernel"].get<std::string>()
+      << std::right << std::setw(10) << out.value("offset", 0u) << std::setw(17) << out.value("bytes", 0u)
+      << std::setw(9) << o["scratch_bytes"].get<uint32_t>() << "\n";
+  }
+  if (!r["buffers"].empty()) {
+    s << "\nbuffers (offset, bytes, alive during operations)\n";
+    for (const auto& b : r["buffers"]) {
+      s << "  " << std::setw(8) << b["offset"].get<uint32_t>() << std::setw(9) << b["bytes"].get<uint32_t>() << "  ["
+        << b["first_op"] << ".." << b["last_op"] << "]  " << (b["kind"] == "scratch" ? "scratch " : "")
+        << b["name"].get<std::string>() << "\n";
+    }
+  }
+  return s.str();
+}
+
+}  // namespace tinyaot

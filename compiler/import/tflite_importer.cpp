@@ -1,0 +1,388 @@
+#include "compiler/import/tflite_importer.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include "compiler/lower/lowering.h"
+#include "tflite_schema_generated.h"
+
+namespace tinyaot {
+namespace {
+
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 30;
+
+[[noreturn]] void fail(const std::string& message) { throw CompileError(message); }
+
+std::string tensor_label(int32_t index, const tflite::Tensor* t) {
+  std::string label = "tensor " + std::to_string(index);
+  if (t && t->name()) label += " '" + t->name()->str() + "'";
+  return label;
+}
+
+const std::map<tflite::BuiltinOperator, OpType>& op_map() {
+  using B = tflite::BuiltinOperator;
+  static const std::map<B, OpType> map = {
+      {B::CONV_2D, OpType::kConv2d},
+      {B::DEPTHWISE_CONV_2D, OpType::kDepthwiseConv2d},
+      {B::FULLY_CONNECTED, OpType::kFullyConnected},
+      {B::AVERAGE_POOL_2D, OpType::kAveragePool2d},
+      {B::MAX_POOL_2D, OpType::kMaxPool2d},
+      {B::ADD, OpType::kAdd},
+      {B::SUB, OpType::kSub},
+      {B::MUL, OpType::kMul},
+      {B::SOFTMAX, OpType::kSoftmax},
+      {B::RESHAPE, OpType::kReshape},
+      {B::SQUEEZE, OpType::kSqueeze},
+      {B::EXPAND_DIMS, OpType::kExpandDims},
+      {B::PAD, OpType::kPad},
+      {B::PADV2, OpType::kPadV2},
+      {B::MEAN, OpType::kMean},
+      {B::CONCATENATION, OpType::kConcatenation},
+      {B::QUANTIZE, OpType::kQuantize},
+      {B::DEQUANTIZE, OpType::kDequantize},
+      {B::LOGISTIC, OpType::kLogistic},
+      {B::TANH, OpType::kTanh},
+      {B::RELU, OpType::kRelu},
+      {B::RELU6, OpType::kRelu6},
+      {B::HARD_SWISH, OpType::kHardSwish},
+      {B::LEAKY_RELU, OpType::kLeakyRelu},
+      {B::MAXIMUM, OpType::kMaximum},
+      {B::MINIMUM, OpType::kMinimum},
+      {B::TRANSPOSE, OpType::kTranspose},
+      {B::STRIDED_SLICE, OpType::kStridedSlice},
+      {B::TRANSPOSE_CONV, OpType::kTransposeConv},
+      {B::BATCH_MATMUL, OpType::kBatchMatMul},
+  };
+  return map;
+}
+
+Padding to_padding(tflite::Padding p) {
+  return p == tflite::Padding::SAME ? Padding::kSame : Padding::kValid;
+}
+
+Activation to_activation(tflite::ActivationFunctionType a, const std::string& where) {
+  switch (a) {
+    case tflite::ActivationFunctionType::NONE:
+      return Activation::kNone;
+    case tflite::ActivationFunctionType::RELU:
+      return Activation::kRelu;
+    case tflite::ActivationFunctionType::RELU_N1_TO_1:
+      return Activation::kReluN1To1;
+    case tflite::ActivationFunctionType::RELU6:
+      return Activation::kRelu6;
+    default:
+      fail(where + ": fused activation " +
+           std::string(tflite::EnumNameActivationFunctionType(a)) +
+           " is not supported (supported: NONE, RELU, RELU_N1_TO_1, RELU6)");
+  }
+}
+
+void positive(int32_t value, const std::string& where, const char* what) {
+  if (value < 1) fail(where + ": " + what + " must be at least 1, got " + std::to_string(value));
+}
+
+// Reads the options of one operator into the IR's flat attribute struct.
+Attributes read_attributes(const tflite::Operator* op, OpType type, const std::string& where) {
+  Attributes a;
+  switch (type) {
+    case OpType::kConv2d:
+      if (auto* o = op->builtin_options_as_Conv2DOptions()) {
+        a.padding = to_padding(o->padding());
+        a.stride_w = o->stride_w();
+        a.stride_h = o->stride_h();
+        a.dilation_w = o->dilation_w_factor();
+        a.dilation_h = o->dilation_h_factor();
+        a.activation = to_activation(o->fused_activation_function(), where);
+      } else {
+        fail(where + ": missing Conv2DOptions");
+      }
+      break;
+    case OpType::kDepthwiseConv2d:
+      if (auto* o = op->builtin_options_as_DepthwiseConv2DOptions()) {
+        a.padding = to_padding(o->padding());
+        a.stride_w = o->stride_w();
+        a.stride_h = o->stride_h();
+        a.dilation_w = o->dilation_w_factor();
+        a.dilation_h = o->dilation_h_factor();
+        a.depth_multiplier = o->depth_multiplier();
+        a.activation = to_activation(o->fused_activation_function(), where);
+      } else {
+        fail(where + ": missing DepthwiseConv2DOptions");
+      }
+      break;
+    case OpType::kAveragePool2d:
+    case OpType::kMaxPool2d:
+      if (auto* o = op->builtin_options_as_Pool2DOptions()) {
+        a.padding = to_padding(o->padding());
+        a.stride_w = o->stride_w();
+        a.stride_h = o->stride_h();
+        a.filter_w = o->filter_width();
+        a.filter_h = o->filter_height();
+        a.activation = to_activation(o->fused_activation_function(), where);
+        positive(a.filter_w, where, "filter width");
+        positive(a.filter_h, where, "filter height");
+      } else {
+        fail(where + ": missing Pool2DOptions");
+      }
+      break;
+    case OpType::kFullyConnected:
+      if (auto* o = op->builtin_options_as_FullyConnectedOptions()) {
+        if (o->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)
+          fail(where + ": shuffled fully-connected weights are not supported");
+        a.keep_num_dims = o->keep_num_dims();
+        a.activation = to_activation(o->fused_activation_function(), where);
+      }
+      break;
+    case OpType::kSoftmax:
+      if (auto* o = op->builtin_options_as_SoftmaxOptions()) a.beta = o->beta();
+      break;
+    case OpType::kConcatenation:
+      if (auto* o = op->builtin_options_as_ConcatenationOptions()) {
+        a.axis = o->axis();
+        a.activation = to_activation(o->fused_activation_function(), where);
+      }
+      break;
+    case OpType::kAdd:
+      if (auto* o = op->builtin_options_as_AddOptions())
+        a.activation = to_activation(o->fused_activation_function(), where);
+      break;
+    case OpType::kSub:
+      if (auto* o = op->builtin_options_as_SubOptions())
+        a.activation = to_activation(o->fused_activation_function(), where);
+      break;
+    case OpType::kMul:
+      if (auto* o = op->builtin_options_as_MulOptions())
+        a.activation = to_activation(o->fused_activation_function(), where);
+      break;
+    case OpType::kMean:
+      if (auto* o = op->builtin_options_as_ReducerOptions()) a.keep_dims = o->keep_dims();
+      break;
+    case OpType::kSqueeze:
+      if (auto* o = op->builtin_options_as_SqueezeOptions(); o && o->squeeze_dims())
+        a.squeeze_dims.assign(o->squeeze_dims()->begin(), o->squeeze_dims()->end());
+      break;
+    case OpType::kStridedSlice:
+      if (auto* o = op->builtin_options_as_StridedSliceOptions()) {
+        a.begin_mask = o->begin_mask();
+        a.end_mask = o->end_mask();
+        a.ellipsis_mask = o->ellipsis_mask();
+        a.new_axis_mask = o->new_axis_mask();
+        a.shrink_axis_mask = o->shrink_axis_mask();
+        a.offset = o->offset();
+      }
+      break;
+    case OpType::kLeakyRelu:
+      if (auto* o = op->builtin_options_as_LeakyReluOptions()) a.alpha = o->alpha();
+      break;
+    case OpType::kTransposeConv:
+      if (auto* o = op->builtin_options_as_TransposeConvOptions()) {
+        a.padding = to_padding(o->padding());
+        a.stride_w = o->stride_w();
+        a.stride_h = o->stride_h();
+        a.activation = to_activation(o->fused_activation_function(), where);
+      } else {
+        fail(where + ": missing TransposeConvOptions");
+      }
+      break;
+    case OpType::kBatchMatMul:
+      if (auto* o = op->builtin_options_as_BatchMatMulOptions()) {
+        a.adj_x = o->adj_x();
+        a.adj_y = o->adj_y();
+      }
+      break;
+    default:
+      break;
+  }
+  positive(a.stride_w, where, "stride");
+  positive(a.stride_h, where, "stride");
+  positive(a.dilation_w, where, "dilation");
+  positive(a.dilation_h, where, "dilation");
+  if (type == OpType::kDepthwiseConv2d) positive(a.depth_multiplier, where, "depth multiplier");
+  return a;
+}
+
+Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tensor* t) {
+  const std::string label = tensor_label(index, t);
+  Tensor tensor;
+  if (t->name()) tensor.name = t->name()->str();
+  switch (t->type()) {
+    case tflite::TensorType::INT8:
+      tensor.dtype = DType::kInt8;
+      break;
+    case tflite::TensorType::INT32:
+      tensor.dtype = DType::kInt32;
+      break;
+    case tflite::TensorType::FLOAT32:
+      tensor.dtype = DType::kFloat32;
+      break;
+    default:
+      fail(label + " has type " + tflite::EnumNameTensorType(t->type()) +
+           "; tinyaot compiles int8 models (int8 activations and weights, int32 bias, float32 "
+           "only at inputs/outputs through QUANTIZE/DEQUANTIZE)");
+  }
+  int64_t elements = 1;
+  if (t->shape()) {
+    if (t->shape()->size() > kMaxRank)
+      fail(label + " has rank " + std::to_string(t->shape()->size()) + "; at most " +
+           std::to_string(kMaxRank) + " is supported");
+    for (int32_t d : *t->shape()) {
+      if (d < 1) fail(label + " has a dimension of " + std::to_string(d) + " (dynamic or empty shapes are not supported)");
+      tensor.shape.push_back(d);
+      elements *= d;
+      if (elements * 4 > kMaxTensorBytes) fail(label + " is too large (its size overflows)");
+    }
+  }
+  if (auto* q = t->quantization()) {
+    if (q->scale()) tensor.quant.scales.assign(q->scale()->begin(), q->scale()->end());
+    if (q->zero_point()) tensor.quant.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
+    tensor.quant.axis = q->quantized_dimension();
+    for (float s : tensor.quant.scales)
+      if (!(s > 0.0f) || !std::isfinite(s)) fail(label + " has a non-positive or non-finite scale");
+    if (!tensor.quant.zero_points.empty() &&
+        tensor.quant.zero_points.size() != tensor.quant.scales.size())
+      fail(label + " has " + std::to_string(tensor.quant.scales.size()) + " scales but " +
+           std::to_string(tensor.quant.zero_points.size()) + " zero points");
+    for (int64_t zp : tensor.quant.zero_points)
+      if (tensor.dtype == DType::kInt8 && (zp < -128 || zp > 127))
+        fail(label + " has zero point " + std::to_string(zp) + " outside int8");
+    if (tensor.quant.scales.size() > 1 &&
+        (tensor.quant.axis < 0 || tensor.quant.axis >= static_cast<int32_t>(tensor.shape.size()) ||
+         static_cast<int32_t>(tensor.quant.scales.size()) != tensor.shape[tensor.quant.axis]))
+      fail(label + " has per-channel scales that do not match its quantized dimension");
+  }
+  const auto* buffers = model->buffers();
+  if (!buffers || t->buffer() >= buffers->size())
+    fail(label + " refers to buffer " + std::to_string(t->buffer()) + ", which does not exist");
+  const auto* buffer = buffers->Get(t->buffer());
+  if (buffer->offset() > 1 || buffer->size() > 0)
+    fail(label + " keeps its data outside the flatbuffer (models over 2 GB are not supported)");
+  if (buffer->data() && buffer->data()->size() > 0) {
+    if (static_cast<int64_t>(buffer->data()->size()) != tensor.bytes())
+      fail(label + " has " + std::to_string(buffer->data()->size()) + " bytes of data, its shape needs " +
+           std::to_string(tensor.bytes()));
+    tensor.data.emplace(buffer->data()->begin(), buffer->data()->end());
+  }
+  if (tensor.dtype == DType::kInt8 && tensor.quant.empty())
+    fail(label + " is int8 without quantization parameters");
+  return tensor;
+}
+
+}  // namespace
+
+Graph import_tflite(const uint8_t* data, size_t bytes) {
+  if (data == nullptr || bytes < 8) fail("model: file is empty or truncated (" + std::to_string(bytes) + " bytes)");
+  if (!flatbuffers::BufferHasIdentifier(data, tflite::ModelIdentifier()))
+    fail("model: missing the TFL3 file identifier: not a TensorFlow Lite model");
+  flatbuffers::Verifier verifier(data, bytes);
+  if (!tflite::VerifyModelBuffer(verifier))
+    fail("model: the flatbuffer is corrupt or truncated (verification failed)");
+  const tflite::Model* model = tflite::GetModel(data);
+  if (model->version() != 3)
+    fail("model: schema version " + std::to_string(model->version()) + " (only version 3 is supported)");
+  if (!model->subgraphs() || model->subgraphs()->size() != 1)
+    fail("model: has " + std::to_string(model->subgraphs() ? model->subgraphs()->size() : 0) +
+         " subgraphs; tinyaot compiles models with exactly one");
+  const tflite::SubGraph* subgraph = model->subgraphs()->Get(0);
+  if (!subgraph->tensors() || !subgraph->operators() || !subgraph->inputs() || !subgraph->outputs())
+    fail("model: subgraph is missing tensors, operators, inputs or outputs");
+
+  Graph graph;
+  const int32_t num_tensors = static_cast<int32_t>(subgraph->tensors()->size());
+  for (int32_t i = 0; i < num_tensors; ++i)
+    graph.tensors.push_back(read_tensor(model, i, subgraph->tensors()->Get(static_cast<uint32_t>(i))));
+
+  auto check_tensor_index = [&](int32_t index, const std::string& where, bool optional) {
+    if (optional && index == -1) return;
+    if (index < 0 || index >= num_tensors)
+      fail(where + " refers to tensor " + std::to_string(index) + ", which does not exist");
+  };
+
+  std::set<int32_t> available;  // tensors that hold values at this point
+  for (int32_t index : *subgraph->inputs()) {
+    check_tensor_index(index, "model input", false);
+    if (graph.tensors[static_cast<size_t>(index)].is_constant())
+      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) + " is a constant");
+    graph.inputs.push_back(index);
+    available.insert(index);
+  }
+  for (int32_t i = 0; i < num_tensors; ++i)
+    if (graph.tensors[static_cast<size_t>(i)].is_constant()) available.insert(i);
+
+  const auto* codes = model->operator_codes();
+  int32_t op_index = 0;
+  for (const tflite::Operator* op : *subgraph->operators()) {
+    std::string where = "operator " + std::to_string(op_index);
+    if (!codes || op->opcode_index() >= codes->size())
+      fail(where + ": operator code index " + std::to_string(op->opcode_index()) + " does not exist");
+    const tflite::OperatorCode* code = codes->Get(op->opcode_index());
+    const int32_t builtin = std::max<int32_t>(static_cast<int32_t>(code->builtin_code()),
+                                              static_cast<int32_t>(code->deprecated_builtin_code()));
+    const auto builtin_op = static_cast<tflite::BuiltinOperator>(builtin);
+    if (builtin_op == tflite::BuiltinOperator::CUSTOM) {
+      fail(where + " is the custom operator '" + (code->custom_code() ? code->custom_code()->str() : "?") +
+           "', which tinyaot does not support; supported operators: " + supported_op_names());
+    }
+    const auto found = op_map().find(builtin_op);
+    if (found == op_map().end()) {
+      const char* name = tflite::EnumNameBuiltinOperator(builtin_op);
+      fail(where + " is " + (name && *name ? std::string(name) : "builtin " + std::to_string(builtin)) +
+           ", which tinyaot does not support; supported operators: " + supported_op_names());
+    }
+    Operation operation;
+    operation.type = found->second;
+    operation.source_index = op_index;
+    where += " (" + std::string(op_type_name(operation.type)) + ")";
+    if (!op->inputs() || !op->outputs() || op->outputs()->size() == 0)
+      fail(where + ": has no inputs or outputs");
+    for (int32_t index : *op->inputs()) {
+      check_tensor_index(index, where, true);
+      if (index >= 0 && !available.count(index))
+        fail(where + ": reads " + tensor_label(index, subgraph->tensors()->Get(index)) +
+             " before any operator produces it");
+      operation.inputs.push_back(index);
+    }
+    for (int32_t index : *op->outputs()) {
+      check_tensor_index(index, where, false);
+      if (available.count(index))
+        fail(where + ": writes " + tensor_label(index, subgraph->tensors()->Get(index)) +
+             ", which already holds a value");
+      operation.outputs.push_back(index);
+      available.insert(index);
+    }
+    operation.attrs = read_attributes(op, operation.type, where);
+    // Float is allowed only at the model's edges: into QUANTIZE, out of DEQUANTIZE.
+    for (size_t k = 0; k < operation.inputs.size(); ++k) {
+      const int32_t t = operation.inputs[k];
+      if (t >= 0 && graph.tensors[static_cast<size_t>(t)].dtype == DType::kFloat32 &&
+          operation.type != OpType::kQuantize)
+        fail(where + ": input " + tensor_label(t, subgraph->tensors()->Get(t)) +
+             " is float32; tinyaot takes float only as the input of QUANTIZE");
+    }
+    for (int32_t t : operation.outputs)
+      if (graph.tensors[static_cast<size_t>(t)].dtype != DType::kInt8 &&
+          !(operation.type == OpType::kDequantize && graph.tensors[static_cast<size_t>(t)].dtype == DType::kFloat32))
+        fail(where + ": output " + tensor_label(t, subgraph->tensors()->Get(t)) + " has type " +
+             tflite::EnumNameTensorType(subgraph->tensors()->Get(t)->type()) +
+             "; operators must produce int8 (float32 only from DEQUANTIZE)");
+    graph.operations.push_back(std::move(operation));
+    ++op_index;
+  }
+  for (int32_t index : *subgraph->outputs()) {
+    check_tensor_index(index, "model output", false);
+    if (!available.count(index) || graph.tensors[static_cast<size_t>(index)].is_constant())
+      fail("model output " + tensor_label(index, subgraph->tensors()->Get(index)) +
+           " is not produced by any operator");
+    graph.outputs.push_back(index);
+  }
+  for (int32_t index : graph.inputs) {
+    const DType dtype = graph.tensors[static_cast<size_t>(index)].dtype;
+    if (dtype != DType::kInt8 && dtype != DType::kFloat32)
+      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) + " must be int8 or float32");
+  }
+  if (graph.operations.empty()) fail("model: has no operators");
+  return graph;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,16 @@
+// TFLite import: verifies the flatbuffer, then reads the one subgraph into
+// the IR, refusing anything tinyaot cannot compile with an error that names
+// the operator or tensor and where it is.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+
+namespace tinyaot {
+
+// Throws CompileError (compiler/lower/lowering.h) on any problem.
+Graph import_tflite(const uint8_t* data, size_t bytes);
+
+}  // namespace tinyaot

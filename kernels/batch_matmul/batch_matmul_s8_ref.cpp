@@ -1,0 +1,174 @@
+// Reference BATCH_MATMUL: TFLite Micro's integer semantics (both zero points
+// subtracted, one multiplier, int32 accumulation), computed one broadcast
+// batch at a time.
+#include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+
+namespace tinyaot {
+namespace {
+
+// int32 accumulation wraps on TFLite's targets; same result, no UB.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+bool is_layout(MatrixLayout layout) {
+  return layout == MatrixLayout::kDepthMinor || layout == MatrixLayout::kDepthMajor;
+}
+
+// Matrix sizes; false on a bad dimension or overflow.
+bool matrix_sizes(const BatchMatmulParams& p, int64_t* lhs, int64_t* rhs, int64_t* out) {
+  if (p.rows < 1 || p.depth < 1 || p.cols < 1) return false;
+  return checked_mul(p.rows, p.depth, lhs) && checked_mul(p.depth, p.cols, rhs) &&
+         checked_mul(p.rows, p.cols, out);
+}
+
+int32_t output_batch(const BatchMatmulParams& p, int d) {
+  return p.lhs_batch[d] == 1 ? p.rhs_batch[d] : p.lhs_batch[d];
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const BatchMatmulParams*>(raw);
+  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+  int64_t lhs_matrix, rhs_matrix, out_matrix;
+  if (!matrix_sizes(p, &lhs_matrix, &rhs_matrix, &out_matrix)) return Status::kBadParams;
+  int32_t out_batch[3];
+  for (int d = 0; d < 3; ++d) {
+    if (p.lhs_batch[d] != p.rhs_batch[d] && p.lhs_batch[d] != 1 && p.rhs_batch[d] != 1)
+      return Status::kBadParams;
+    out_batch[d] = output_batch(p, d);
+  }
+  const int64_t lhs_batches = checked_elements(p.lhs_batch, 3);
+  const int64_t rhs_batches = checked_elements(p.rhs_batch, 3);
+  const int64_t out_batches = checked_elements(out_batch, 3);
+  int64_t lhs_size, rhs_size, out_size;
+  if (lhs_batches < 0 || rhs_batches < 0 || out_batches < 0 ||
+      !checked_mul(lhs_batches, lhs_matrix, &lhs_size) ||
+      !checked_mul(rhs_batches, rhs_matrix, &rhs_size) ||
+      !checked_mul(out_batches, out_matrix, &out_size))
+    return Status::kBadParams;
+  if (in_bytes[0] != lhs_size || in_bytes[1] != rhs_size || out_bytes[0] != out_size)
+    return Status::kBadParams;
+  if (!is_layout(p.lhs_layout) || !is_layout(p.rhs_layout) || p.reserved[0] != 0 ||
+      p.reserved[1] != 0)
+    return Status::kBadParams;
+  if (p.lhs_offset < -127 || p.lhs_offset > 128 || p.rhs_offset < -127 || p.rhs_offset > 128 ||
+      p.output_offset < -128 || p.output_offset > 127 || p.multiplier < 0 || !is_shift(p.shift) ||
+      !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+uint32_t scratch_bytes(const void* raw) {
+  return batch_matmul_s8_ref_scratch_bytes(*static_cast<const BatchMatmulParams*>(raw));
+}
+
+// [depth, n] -> [n, depth]: the kernel's depth-contiguous layout.
+void transpose_into(const int8_t* source, int32_t depth, int32_t n, int8_t* target) {
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t k = 0; k < depth; ++k) target[i * depth + k] = source[k * n + i];
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const BatchMatmulParams*>(args.params);
+  const uint32_t need = batch_matmul_s8_ref_scratch_bytes(p);
+  if (args.scratch.bytes < need || (need != 0 && args.scratch.data == nullptr))
+    return Status::kBadArgument;
+  const auto* lhs = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* rhs = static_cast<const int8_t*>(args.inputs[1].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const int32_t lhs_matrix = p.rows * p.depth;
+  const int32_t rhs_matrix = p.depth * p.cols;
+  const int32_t out_matrix = p.rows * p.cols;
+  const bool transpose_lhs = p.lhs_layout == MatrixLayout::kDepthMajor;
+  const bool transpose_rhs = p.rhs_layout == MatrixLayout::kDepthMajor;
+  int8_t* const lhs_scratch = static_cast<int8_t*>(args.scratch.data);
+  int8_t* const rhs_scratch = lhs_scratch + (transpose_lhs ? lhs_matrix : 0);
+
+  // Element strides of each batch dimension; 0 where the operand broadcasts.
+  int32_t lhs_stride[3], rhs_stride[3];
+  int32_t lhs_step = lhs_matrix, rhs_step = rhs_matrix;
+  for (int d = 2; d >= 0; --d) {
+    lhs_stride[d] = p.lhs_batch[d] == 1 ? 0 : lhs_step;
+    rhs_stride[d] = p.rhs_batch[d] == 1 ? 0 : rhs_step;
+    lhs_step *= p.lhs_batch[d];
+    rhs_step *= p.rhs_batch[d];
+  }
+
+  // A broadcast operand repeats across consecutive batches: transpose it
+  // again only when the source matrix changes.
+  const int8_t* lhs_held = nullptr;
+  const int8_t* rhs_held = nullptr;
+  int8_t* out = output;
+  for (int32_t b0 = 0; b0 < output_batch(p, 0); ++b0) {
+    for (int32_t b1 = 0; b1 < output_batch(p, 1); ++b1) {
+      for (int32_t b2 = 0; b2 < output_batch(p, 2); ++b2) {
+        const int8_t* lhs_source =
+            lhs + b0 * lhs_stride[0] + b1 * lhs_stride[1] + b2 * lhs_stride[2];
+        const int8_t* rhs_source =
+            rhs + b0 * rhs_stride[0] + b1 * rhs_stride[1] + b2 * rhs_stride[2];
+        const int8_t* lhs_rows = lhs_source;
+        const int8_t* rhs_cols = rhs_source;
+        if (transpose_lhs) {
+          if (lhs_held != lhs_source) transpose_into(lhs_source, p.depth, p.rows, lhs_scratch);
+          lhs_held = lhs_source;
+          lhs_rows = lhs_scratch;
+        }
+        if (transpose_rhs) {
+          if (rhs_held != rhs_source) transpose_into(rhs_source, p.depth, p.cols, rhs_scratch);
+          rhs_held = rhs_source;
+          rhs_cols = rhs_scratch;
+        }
+        for (int32_t i = 0; i < p.rows; ++i) {
+          const int8_t* row = lhs_rows + i * p.depth;
+          for (int32_t j = 0; j < p.cols; ++j) {
+            const int8_t* col = rhs_cols + j * p.depth;
+            int32_t acc = 0;
+            for (int32_t k = 0; k < p.depth; ++k)
+              acc = wrapping_add(acc, (row[k] + p.lhs_offset) * (col[k] + p.rhs_offset));
+            int32_t value = requantize(acc, p.multiplier, p.shift, args.rounding);
+            value = wrapping_add(value, p.output_offset);
+            out[i * p.cols + j] = static_cast<int8_t>(clamp_i32(value, p.act_min, p.act_max));
+          }
+        }
+        out += out_matrix;
+      }
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+uint32_t batch_matmul_s8_ref_scratch_bytes(const BatchMatmulParams& params) {
+  int64_t lhs_matrix, rhs_matrix, out_matrix;
+  if (!matrix_sizes(params, &lhs_matrix, &rhs_matrix, &out_matrix)) return UINT32_MAX;
+  int64_t bytes = 0;
+  if (params.lhs_layout == MatrixLayout::kDepthMajor) bytes += lhs_matrix;
+  if (params.rhs_layout == MatrixLayout::kDepthMajor) bytes += rhs_matrix;
+  // Same bound as validate(): sizes stay within int32.
+  return bytes <= INT32_MAX ? static_cast<uint32_t>(bytes) : UINT32_MAX;
+}
+
+const KernelDescriptor kernel_batch_matmul_s8_ref = {
+    "batch_matmul_s8_ref",
+    "batch_matmul",
+    1,
+    sizeof(BatchMatmulParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    "lhs:s8[lhs_batch,rows,depth|depth,rows], rhs:s8[rhs_batch,cols,depth|depth,cols] "
+    "-> output:s8[batch,rows,cols]; scratch:s8[rows*depth if lhs depth-major + "
+    "depth*cols if rhs depth-major]; "
+    "params=BatchMatmulParams{lhs_batch[3],rhs_batch[3],rows,depth,cols,lhs_layout,rhs_layout,"
+    "reserved[2],lhs_offset,rhs_offset,output_offset,multiplier,shift,act_min,act_max}",
+    run,
+    validate,
+    scratch_bytes,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,53 @@
+// Compile-time quantization math (host only): turning real scales into the
+// integer constants the kernels consume. Kept beside quant.h so both halves
+// of the rescale live in one folder.
+#pragma once
+
+#include <stdint.h>
+
+#include <cmath>
+#include <limits>
+
+#include "tinyaot/target.h"
+
+namespace tinyaot {
+
+struct QuantizedMultiplier {
+  int32_t multiplier = 0;  // Q31 significand
+  int32_t shift = 0;       // exponent, positive = left shift
+};
+
+// TFLite's QuantizeMultiplier: frexp, round half away from zero, flush
+// multipliers below 2^-31 to zero; in single rounding the exponent is
+// capped at 30 as TFLITE_SINGLE_ROUNDING does.
+inline QuantizedMultiplier quantize_multiplier(double real, Rounding rounding) {
+  QuantizedMultiplier out;
+  if (real == 0.0) return out;
+  int exponent = 0;
+  const double significand = std::frexp(real, &exponent);
+  int64_t fixed = static_cast<int64_t>(std::round(significand * static_cast<double>(int64_t{1} << 31)));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++exponent;
+  }
+  if (exponent < -31) {
+    exponent = 0;
+    fixed = 0;
+  }
+  if (rounding == Rounding::kSingle && exponent > 30) {
+    exponent = 30;
+    fixed = (int64_t{1} << 31) - 1;
+  }
+  out.multiplier = static_cast<int32_t>(fixed);
+  out.shift = exponent;
+  return out;
+}
+
+// TFLite's Quantize used for activation bounds: zp + round(f / scale), the
+// division in float as TFLite does it.
+inline int32_t quantize_real(float scale, int32_t zero_point, float value) {
+  const float q = std::round(value / scale);
+  return zero_point + static_cast<int32_t>(q);
+}
+
+}  // namespace tinyaot

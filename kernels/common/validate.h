@@ -1,0 +1,35 @@
+// Helpers for kernels' validate functions: overflow-safe size arithmetic,
+// so that a corrupt parameter struct cannot wrap a size check around.
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/status.h"
+
+namespace tinyaot {
+
+// a * b into *out; false on overflow past 2^31 - 1 (sizes stay signed-safe).
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
+  if (a < 0 || b < 0) return false;
+  const int64_t limit = INT32_MAX;
+  if (a != 0 && b > limit / a) return false;
+  *out = a * b;
+  return true;
+}
+
+// Product of `count` dimensions, each >= 1; -1 on overflow or a bad dim.
+inline int64_t checked_elements(const int32_t* dims, uint32_t count) {
+  int64_t total = 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (dims[i] < 1 || !checked_mul(total, dims[i], &total)) return -1;
+  }
+  return total;
+}
+
+inline bool is_activation_range(int32_t lo, int32_t hi) {
+  return lo >= -128 && hi <= 127 && lo <= hi;
+}
+
+inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
+
+}  // namespace tinyaot

@@ -1,0 +1,41 @@
+// Checks shared by the convolution kernels' validate and run functions
+// (freestanding): a window whose index arithmetic stays inside int32, and
+// per-channel constants whose shifts the requantization can take.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+
+namespace tinyaot {
+
+// One spatial axis of a convolution window. Taps are computed as
+// out * stride - pad + tap * dilation; with pad >= 0 and the largest such
+// sum within int32, no intermediate overflows.
+inline bool is_window_axis(int32_t input, int32_t filter, int32_t output, int32_t stride,
+                           int32_t dilation, int32_t pad) {
+  if (input < 1 || filter < 1 || output < 1 || stride < 1 || dilation < 1 || pad < 0) return false;
+  int64_t reach, taps;
+  if (!checked_mul(int64_t{output} - 1, stride, &reach) ||
+      !checked_mul(int64_t{filter} - 1, dilation, &taps))
+    return false;
+  return reach + taps <= INT32_MAX;
+}
+
+// The constants come from the program, not the parameters: a corrupt
+// shift would make the requantization shift by 32 or more.
+inline bool are_channel_quants(const ChannelQuant* quant, int32_t count) {
+  for (int32_t i = 0; i < count; ++i) {
+    if (!is_shift(quant[i].shift)) return false;
+  }
+  return true;
+}
+
+// int32 accumulation that wraps like the hardware TFLite runs on, without
+// signed-overflow UB when a pathological model overflows.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+}  // namespace tinyaot

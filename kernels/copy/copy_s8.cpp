@@ -1,0 +1,44 @@
+// Byte copy. memmove, not memcpy: nothing forbids a planner from placing
+// the output over its own input, and then the copy must still be exact.
+#include <string.h>
+
+#include "kernels/copy/copy.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const CopyParams*>(raw);
+  if (num_inputs != 1 || num_outputs != 1 || p.bytes < 1) return Status::kBadParams;
+  if (in_bytes[0] != static_cast<uint32_t>(p.bytes) ||
+      out_bytes[0] != static_cast<uint32_t>(p.bytes))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const CopyParams*>(args.params);
+  if (args.outputs[0].data != args.inputs[0].data)
+    memmove(args.outputs[0].data, args.inputs[0].data, static_cast<size_t>(p.bytes));
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_copy_s8 = {
+    "copy_s8",
+    "copy",
+    1,
+    sizeof(CopyParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:bytes[bytes] -> output:bytes[bytes]; params=CopyParams{bytes}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,27 @@
+#include "kernels/copy/gather.h"
+
+#include <string.h>
+
+namespace tinyaot {
+
+Status validate_gather(const StridedBox& source, int32_t input_elements, const uint32_t* in_bytes,
+                       uint32_t num_inputs, const uint32_t* out_bytes, uint32_t num_outputs) {
+  if (num_inputs != 1 || num_outputs != 1 || input_elements < 1) return Status::kBadParams;
+  if (in_bytes[0] != static_cast<uint32_t>(input_elements)) return Status::kBadParams;
+  const int64_t elements = checked_box_elements(source, input_elements);
+  if (elements < 0 || out_bytes[0] != elements) return Status::kBadParams;
+  return Status::kOk;
+}
+
+void run_gather(const StridedBox& source, const int8_t* input, int8_t* output) {
+  for_each_row(source, [&](int32_t start, int32_t length, int32_t step) {
+    if (step == 1) {
+      memcpy(output, input + start, static_cast<size_t>(length));
+    } else {
+      for (int32_t i = 0; i < length; ++i) output[i] = input[start + i * step];
+    }
+    output += length;
+  });
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,49 @@
+#include "kernels/copy/strided_box_lower.h"
+
+#include <stdexcept>
+
+#include "compiler/lower/lowering.h"
+
+namespace tinyaot {
+
+std::vector<int64_t> dense_strides(const std::vector<int32_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+StridedBox make_strided_box(const std::vector<int32_t>& dims, const std::vector<int64_t>& steps,
+                            int64_t offset) {
+  if (dims.size() != steps.size() || dims.size() > kMaxRank)
+    throw CompileError("internal: strided box of bad rank");
+  // Built innermost first, reversed at the end.
+  std::vector<int64_t> kept_dims, kept_steps;
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (dims[d] == 1) continue;
+    if (!kept_dims.empty() && steps[d] == kept_steps.back() * kept_dims.back()) {
+      kept_dims.back() *= dims[d];
+      continue;
+    }
+    kept_dims.push_back(dims[d]);
+    kept_steps.push_back(steps[d]);
+  }
+  if (kept_dims.empty()) {
+    kept_dims.push_back(1);
+    kept_steps.push_back(1);
+  }
+  StridedBox box{};
+  box.rank = static_cast<int32_t>(kept_dims.size());
+  auto narrow = [](int64_t value) {
+    if (value < INT32_MIN || value > INT32_MAX)
+      throw CompileError("strided access does not fit 32-bit indices");
+    return static_cast<int32_t>(value);
+  };
+  box.offset = narrow(offset);
+  for (int32_t d = 0; d < box.rank; ++d) {
+    box.dims[d] = narrow(kept_dims[kept_dims.size() - 1 - static_cast<size_t>(d)]);
+    box.steps[d] = narrow(kept_steps[kept_steps.size() - 1 - static_cast<size_t>(d)]);
+  }
+  return box;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,35 @@
+// DEPTHWISE_CONV_2D, int8, NHWC: output channel o = c * depth_multiplier + m
+// reads input channel c only:
+//   out = clamp(requant(sum over taps inside the input of
+//               (in[c] + input_offset) * w[ky][kx][o] + bias[o]) + output_offset).
+// Taps outside the input are skipped, as TFLite's reference kernel does.
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/kernel_abi.h"
+
+namespace tinyaot {
+
+struct DepthwiseConv2dParams {
+  int32_t batches;
+  int32_t input_h, input_w, input_depth;
+  int32_t depth_multiplier;  // output_depth = input_depth * depth_multiplier
+  int32_t filter_h, filter_w;
+  int32_t output_h, output_w;
+  int32_t stride_h, stride_w;
+  int32_t dilation_h, dilation_w;
+  // Padding before the input; the padding after it is implied by the
+  // output size (taps past the input are skipped).
+  int32_t pad_top, pad_left;
+  int32_t input_offset;  // -input zero point
+  int32_t output_offset;
+  int32_t act_min, act_max;
+};
+
+// Operands: input s8 [batches, input_h, input_w, input_depth], filter s8
+// [1, filter_h, filter_w, output_depth], ChannelQuant[output_depth]
+// -> output s8 [batches, output_h, output_w, output_depth].
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
+
+}  // namespace tinyaot

@@ -1,0 +1,94 @@
+// Lowering of DEPTHWISE_CONV_2D: resolves TFLite's padding (or the explicit
+// padding a folded PAD left), checks the model's output shape against it and
+// precomputes per-channel bias, multiplier and shift.
+#include "kernels/common/lower_helpers.h"
+#include "kernels/common/padding.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+
+namespace tinyaot {
+
+LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const Target& target) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& filter = input_tensor(graph, op, 1);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
+          "only int8 input and output are supported");
+  require(input.shape.size() == 4 && output.shape.size() == 4, op,
+          "input and output must be 4-D NHWC");
+  require(filter.is_constant() && filter.dtype == DType::kInt8, op,
+          "weights must be a constant int8 tensor");
+  require(filter.shape.size() == 4 && filter.shape[0] == 1, op,
+          "weights must be 4-D [1, kh, kw, channels]");
+  constant_i8(filter, op);  // checks the constant holds as many bytes as its shape
+  const int32_t channels = filter.shape[3];
+  const int32_t input_depth = input.shape[3];
+  // The multiplier comes from the shapes, which are what the kernel indexes;
+  // the depth_multiplier option only repeats them.
+  require(input_depth >= 1 && channels >= 1 && channels % input_depth == 0, op,
+          "weights' channels must be a multiple of the input channels");
+  const int32_t depth_multiplier = channels / input_depth;
+  require(output.shape[0] == input.shape[0] && output.shape[3] == channels, op,
+          "output shape must be [batches, h, w, channels]");
+
+  const Quantization& weights_quant = filter.quant;
+  require(weights_quant.scales.size() == 1 ||
+              (static_cast<int32_t>(weights_quant.scales.size()) == channels &&
+               weights_quant.axis == 3),
+          op, "weights need one scale, or one per channel on dimension 3");
+  for (int64_t zero_point : weights_quant.zero_points)
+    require(zero_point == 0, op, "weights must be symmetric (zero point 0)");
+  std::vector<int32_t> bias;
+  if (has_input(op, 2)) {
+    bias = constant_i32(input_tensor(graph, op, 2), op);
+    require(static_cast<int32_t>(bias.size()) == channels, op,
+            "bias size differs from the output channels");
+  }
+
+  Window2d window;
+  window.filter_h = filter.shape[1];
+  window.filter_w = filter.shape[2];
+  window.stride_h = op.attrs.stride_h;
+  window.stride_w = op.attrs.stride_w;
+  window.dilation_h = op.attrs.dilation_h;
+  window.dilation_w = op.attrs.dilation_w;
+  require(window.stride_h >= 1 && window.stride_w >= 1, op, "strides must be positive");
+  require(window.dilation_h >= 1 && window.dilation_w >= 1, op, "dilations must be positive");
+  const Padding2d padding = resolve_padding(op.attrs, input.shape[1], input.shape[2], window);
+  require(padding.out_h >= 1 && padding.out_w >= 1, op, "the filter does not fit the input");
+  require(padding.out_h == output.shape[1] && padding.out_w == output.shape[2], op,
+          "output is " + std::to_string(output.shape[1]) + "x" + std::to_string(output.shape[2]) +
+              ", the padding and strides give " + std::to_string(padding.out_h) + "x" +
+              std::to_string(padding.out_w));
+
+  DepthwiseConv2dParams params{};
+  params.batches = input.shape[0];
+  params.input_h = input.shape[1];
+  params.input_w = input.shape[2];
+  params.input_depth = input_depth;
+  params.depth_multiplier = depth_multiplier;
+  params.filter_h = window.filter_h;
+  params.filter_w = window.filter_w;
+  params.output_h = padding.out_h;
+  params.output_w = padding.out_w;
+  params.stride_h = window.stride_h;
+  params.stride_w = window.stride_w;
+  params.dilation_h = window.dilation_h;
+  params.dilation_w = window.dilation_w;
+  params.pad_top = padding.top;
+  params.pad_left = padding.left;
+  params.input_offset = -input.quant.zero_point();
+  params.output_offset = output.quant.zero_point();
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+
+  LoweredOp lowered = make_lowered(KernelId::depthwise_conv2d_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                    LoweredOperand::of_tensor(op.inputs[1]),
+                    LoweredOperand::of_values(channel_quant(input.quant.scale(), weights_quant,
+                                                            output.quant.scale(), bias, channels,
+                                                            target.rounding))};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace tinyaot

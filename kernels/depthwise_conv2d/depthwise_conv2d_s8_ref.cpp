@@ -1,0 +1,104 @@
+// Reference DEPTHWISE_CONV_2D: TFLite Micro's per-channel integer depthwise
+// convolution, any depth multiplier, no tricks.
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/conv2d/window_checks.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
+  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
+  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
+      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
+    return Status::kBadParams;
+  int64_t output_depth;
+  if (!checked_mul(p.input_depth, p.depth_multiplier, &output_depth)) return Status::kBadParams;
+  const int32_t depth = static_cast<int32_t>(output_depth);
+  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
+  const int32_t filter_dims[] = {p.filter_h, p.filter_w, depth};
+  const int32_t output_dims[] = {p.batches, p.output_h, p.output_w, depth};
+  const int64_t input_size = checked_elements(input_dims, 4);
+  const int64_t filter_size = checked_elements(filter_dims, 3);
+  const int64_t output_size = checked_elements(output_dims, 4);
+  if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
+  if (in_bytes[0] != input_size || in_bytes[1] != filter_size ||
+      in_bytes[2] != uint64_t(output_depth) * sizeof(ChannelQuant) || out_bytes[0] != output_size)
+    return Status::kBadParams;
+  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
+      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const int32_t output_depth = p.input_depth * p.depth_multiplier;
+  if (!are_channel_quants(quant, output_depth)) return Status::kBadParams;
+
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
+    for (int32_t oy = 0; oy < p.output_h; ++oy) {
+      const int32_t y_origin = oy * p.stride_h - p.pad_top;
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        const int32_t x_origin = ox * p.stride_w - p.pad_left;
+        int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * output_depth;
+        for (int32_t c = 0; c < p.input_depth; ++c) {
+          for (int32_t m = 0; m < p.depth_multiplier; ++m) {
+            const int32_t o = c * p.depth_multiplier + m;
+            int32_t acc = 0;
+            for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+              const int32_t y = y_origin + ky * p.dilation_h;
+              if (y < 0 || y >= p.input_h) continue;
+              for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+                const int32_t x = x_origin + kx * p.dilation_w;
+                if (x < 0 || x >= p.input_w) continue;
+                const int32_t value = image[(y * p.input_w + x) * p.input_depth + c];
+                const int32_t weight = filter[(ky * p.filter_w + kx) * output_depth + o];
+                acc = wrapping_add(acc, (value + p.input_offset) * weight);
+              }
+            }
+            acc = wrapping_add(acc, quant[o].bias);
+            acc = requantize(acc, quant[o].multiplier, quant[o].shift, args.rounding) +
+                  p.output_offset;
+            out[o] = static_cast<int8_t>(clamp_i32(acc, p.act_min, p.act_max));
+          }
+        }
+      }
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_depthwise_conv2d_s8_ref = {
+    "depthwise_conv2d_s8_ref",
+    "depthwise_conv2d",
+    1,
+    sizeof(DepthwiseConv2dParams),
+    3,
+    3,
+    1,
+    IsaClass::kScalar,
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s8[1,filter_h,filter_w,input_depth*depth_multiplier], "
+    "quant:ChannelQuant[input_depth*depth_multiplier] "
+    "-> output:s8[batches,output_h,output_w,input_depth*depth_multiplier]; "
+    "params=DepthwiseConv2dParams{batches,input_h,input_w,input_depth,depth_multiplier,"
+    "filter_h,filter_w,output_h,output_w,stride_h,stride_w,dilation_h,dilation_w,pad_top,"
+    "pad_left,input_offset,output_offset,act_min,act_max}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

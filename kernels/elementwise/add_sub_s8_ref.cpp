@@ -1,0 +1,73 @@
+// Reference ADD and SUB: TFLite Micro's int8 AddFunc / SubFunc. Its
+// MultiplyByQuantizedMultiplierSmallerThanOneExp is the plain requantize of
+// the program's rounding mode (the shifts are all <= 0).
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/elementwise/elementwise.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const AddSubParams*>(raw);
+  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+  const Status status = validate_broadcast(p.shape, in_bytes[0], in_bytes[1], out_bytes[0]);
+  if (status != Status::kOk) return status;
+  // These bounds keep every intermediate within int32: (255 << 20) and the
+  // sum of two values no larger in magnitude.
+  const auto is_offset = [](int32_t offset) { return offset >= -128 && offset <= 128; };
+  const auto is_right_shift = [](int32_t shift) { return shift >= -31 && shift <= 0; };
+  if (!is_offset(p.input1_offset) || !is_offset(p.input2_offset) || p.output_offset < -128 ||
+      p.output_offset > 127 || p.left_shift < 0 || p.left_shift > 20 ||
+      !is_right_shift(p.input1_shift) || !is_right_shift(p.input2_shift) ||
+      !is_right_shift(p.output_shift) || p.input1_multiplier < 0 || p.input2_multiplier < 0 ||
+      p.output_multiplier < 0 || !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+inline int32_t scale_input(int8_t x, int32_t offset, int32_t left_shift, int32_t multiplier,
+                           int32_t shift, Rounding rounding) {
+  return requantize((x + offset) * (int32_t{1} << left_shift), multiplier, shift, rounding);
+}
+
+template <int kSign>
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const AddSubParams*>(args.params);
+  const Rounding rounding = args.rounding;
+  broadcast_walk(
+      p.shape, static_cast<const int8_t*>(args.inputs[0].data),
+      static_cast<const int8_t*>(args.inputs[1].data), static_cast<int8_t*>(args.outputs[0].data),
+      [&p, rounding](int8_t a, int8_t b) {
+        const int32_t scaled1 = scale_input(a, p.input1_offset, p.left_shift, p.input1_multiplier,
+                                            p.input1_shift, rounding);
+        const int32_t scaled2 = scale_input(b, p.input2_offset, p.left_shift, p.input2_multiplier,
+                                            p.input2_shift, rounding);
+        const int32_t raw = kSign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
+        const int32_t result =
+            requantize(raw, p.output_multiplier, p.output_shift, rounding) + p.output_offset;
+        return static_cast<int8_t>(clamp_i32(result, p.act_min, p.act_max));
+      });
+  return Status::kOk;
+}
+
+constexpr const char* kSignature =
+    "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
+    "params=AddSubParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
+    "output_offset,left_shift,input1_multiplier,input1_shift,input2_multiplier,input2_shift,"
+    "output_multiplier,output_shift,act_min,act_max}";
+
+}  // namespace
+
+const KernelDescriptor kernel_add_s8_ref = {
+    "add_s8_ref", "add",    1,       sizeof(AddSubParams), 2, 2, 1, IsaClass::kScalar, kSignature,
+    run<+1>,      validate, nullptr,
+};
+
+const KernelDescriptor kernel_sub_s8_ref = {
+    "sub_s8_ref", "sub",    1,       sizeof(AddSubParams), 2, 2, 1, IsaClass::kScalar, kSignature,
+    run<-1>,      validate, nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,250 @@
+// Lowering of ADD, SUB, MUL, MAXIMUM and MINIMUM: plans the broadcast walk
+// and computes the requantization constants exactly as TFLite Micro's
+// Prepare does (CalculateOpDataAdd / Sub / Mul), including where it
+// computes in float rather than double.
+#include "kernels/elementwise/elementwise_lower.h"
+
+#include <algorithm>
+
+#include "kernels/common/lower_helpers.h"
+#include "kernels/elementwise/elementwise.h"
+#include "kernels/lowerings.h"
+
+namespace tinyaot {
+
+namespace {
+
+std::vector<int32_t> padded(const std::vector<int32_t>& shape, size_t rank) {
+  std::vector<int32_t> out(rank - shape.size(), 1);
+  out.insert(out.end(), shape.begin(), shape.end());
+  return out;
+}
+
+struct Axis {
+  int32_t extent;
+  int32_t stride1;
+  int32_t stride2;
+};
+
+// Row-major strides of `shape`, 0 along the axes where it is broadcast.
+std::vector<int32_t> broadcast_strides(const std::vector<int32_t>& shape,
+                                       const std::vector<int32_t>& out) {
+  std::vector<int32_t> strides(shape.size(), 0);
+  int64_t step = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = (shape[d] == 1 && out[d] != 1) ? 0 : static_cast<int32_t>(step);
+    step *= shape[d];
+  }
+  return strides;
+}
+
+}  // namespace
+
+std::optional<std::vector<int32_t>> broadcast_shapes(const std::vector<int32_t>& shape1,
+                                                     const std::vector<int32_t>& shape2) {
+  const size_t rank = std::max(shape1.size(), shape2.size());
+  if (rank > static_cast<size_t>(kBroadcastRank)) return std::nullopt;
+  const std::vector<int32_t> a = padded(shape1, rank);
+  const std::vector<int32_t> b = padded(shape2, rank);
+  std::vector<int32_t> out(rank);
+  int64_t elements = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (a[d] < 1 || b[d] < 1) return std::nullopt;
+    if (a[d] != b[d] && a[d] != 1 && b[d] != 1) return std::nullopt;
+    out[d] = std::max(a[d], b[d]);
+    elements *= out[d];
+    if (elements > INT32_MAX) return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<BroadcastShape> plan_broadcast(const std::vector<int32_t>& shape1,
+                                             const std::vector<int32_t>& shape2) {
+  const std::optional<std::vector<int32_t>> out = broadcast_shapes(shape1, shape2);
+  if (!out) return std::nullopt;
+  const size_t rank = out->size();
+  const std::vector<int32_t> strides1 = broadcast_strides(padded(shape1, rank), *out);
+  const std::vector<int32_t> strides2 = broadcast_strides(padded(shape2, rank), *out);
+
+  // Unit axes contribute nothing; an outer axis folds into the next inner
+  // one when both inputs step over it as one contiguous run.
+  std::vector<Axis> axes;
+  for (size_t d = 0; d < rank; ++d) {
+    if ((*out)[d] == 1) continue;
+    const Axis axis{(*out)[d], strides1[d], strides2[d]};
+    if (!axes.empty()) {
+      Axis& outer = axes.back();
+      if (outer.stride1 == axis.stride1 * axis.extent &&
+          outer.stride2 == axis.stride2 * axis.extent) {
+        outer = {outer.extent * axis.extent, axis.stride1, axis.stride2};
+        continue;
+      }
+    }
+    axes.push_back(axis);
+  }
+
+  BroadcastShape plan{};
+  const size_t first = kBroadcastRank - axes.size();
+  for (size_t d = 0; d < static_cast<size_t>(kBroadcastRank); ++d) {
+    const Axis axis = d < first ? Axis{1, 0, 0} : axes[d - first];
+    plan.dims[d] = axis.extent;
+    plan.strides1[d] = axis.stride1;
+    plan.strides2[d] = axis.stride2;
+  }
+  return plan;
+}
+
+namespace {
+
+void require_int8_per_tensor(const Tensor& tensor, const Operation& op, const char* role) {
+  require(tensor.dtype == DType::kInt8, op, std::string(role) + " must be int8");
+  require(tensor.quant.scales.size() == 1 && tensor.quant.zero_points.size() <= 1, op,
+          std::string(role) + " must be quantized per tensor");
+  require(tensor.quant.scale() > 0.0f, op, std::string(role) + " scale must be positive");
+  const int32_t zero_point = tensor.quant.zero_point();
+  require(zero_point >= -128 && zero_point <= 127, op,
+          std::string(role) + " zero point must lie in int8");
+}
+
+struct BinaryOperands {
+  const Tensor& input1;
+  const Tensor& input2;
+  const Tensor& output;
+  BroadcastShape shape;
+};
+
+BinaryOperands binary_operands(const Graph& graph, const Operation& op) {
+  require(op.inputs.size() == 2 && op.outputs.size() == 1, op, "needs two inputs and one output");
+  const Tensor& input1 = input_tensor(graph, op, 0);
+  const Tensor& input2 = input_tensor(graph, op, 1);
+  const Tensor& output = output_tensor(graph, op);
+  require_int8_per_tensor(input1, op, "input 1");
+  require_int8_per_tensor(input2, op, "input 2");
+  require_int8_per_tensor(output, op, "the output");
+  const std::optional<std::vector<int32_t>> shape = broadcast_shapes(input1.shape, input2.shape);
+  require(shape.has_value(), op,
+          "input shapes do not broadcast (or exceed rank " + std::to_string(kBroadcastRank) + ")");
+  const size_t rank = std::max(shape->size(), output.shape.size());
+  require(padded(*shape, rank) == padded(output.shape, rank), op,
+          "output shape differs from the broadcast of the input shapes");
+  return {input1, input2, output, *plan_broadcast(input1.shape, input2.shape)};
+}
+
+// TFLite's QuantizeMultiplierSmallerThanOneExp: a multiplier in (0, 1).
+QuantizedMultiplier multiplier_below_one(double real, Rounding rounding, const Operation& op,
+                                         const char* what) {
+  require(real > 0.0 && real < 1.0, op, std::string(what) + " must lie in (0, 1)");
+  const QuantizedMultiplier q = quantize_multiplier(real, rounding);
+  require(q.shift <= 0, op, std::string(what) + " must lie in (0, 1)");
+  return q;
+}
+
+LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& target,
+                        bool subtract) {
+  const BinaryOperands operands = binary_operands(graph, op);
+  const float scale1 = operands.input1.quant.scale();
+  const float scale2 = operands.input2.quant.scale();
+  const float output_scale = operands.output.quant.scale();
+  AddSubParams params{};
+  params.shape = operands.shape;
+  params.input1_offset = -operands.input1.quant.zero_point();
+  params.input2_offset = -operands.input2.quant.zero_point();
+  params.output_offset = operands.output.quant.zero_point();
+  params.left_shift = 20;
+  double real1, real2, real_output;
+  if (subtract) {
+    // TFLite Micro's SUB computes these ratios in float.
+    const float twice_max_input_scale = 2 * std::max(scale1, scale2);
+    real1 = static_cast<double>(scale1 / twice_max_input_scale);
+    real2 = static_cast<double>(scale2 / twice_max_input_scale);
+    real_output =
+        static_cast<double>(twice_max_input_scale / ((1 << params.left_shift) * output_scale));
+  } else {
+    const double twice_max_input_scale = 2 * static_cast<double>(std::max(scale1, scale2));
+    real1 = static_cast<double>(scale1) / twice_max_input_scale;
+    real2 = static_cast<double>(scale2) / twice_max_input_scale;
+    real_output =
+        twice_max_input_scale / ((1 << params.left_shift) * static_cast<double>(output_scale));
+  }
+  const QuantizedMultiplier q1 =
+      multiplier_below_one(real1, target.rounding, op, "input 1 rescale");
+  const QuantizedMultiplier q2 =
+      multiplier_below_one(real2, target.rounding, op, "input 2 rescale");
+  const QuantizedMultiplier qo =
+      multiplier_below_one(real_output, target.rounding, op, "output rescale");
+  params.input1_multiplier = q1.multiplier;
+  params.input1_shift = q1.shift;
+  params.input2_multiplier = q2.multiplier;
+  params.input2_shift = q2.shift;
+  params.output_multiplier = qo.multiplier;
+  params.output_shift = qo.shift;
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+
+  LoweredOp lowered = make_lowered(subtract ? KernelId::sub_s8_ref : KernelId::add_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                    LoweredOperand::of_tensor(op.inputs[1])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+LoweredOp lower_min_max(const Graph& graph, const Operation& op, bool maximum) {
+  const BinaryOperands operands = binary_operands(graph, op);
+  const auto same_quantization = [](const Tensor& a, const Tensor& b) {
+    return a.quant.scale() == b.quant.scale() && a.quant.zero_point() == b.quant.zero_point();
+  };
+  require(same_quantization(operands.input1, operands.output) &&
+              same_quantization(operands.input2, operands.output),
+          op, "inputs and output must share one scale and zero point");
+  MinMaxParams params{};
+  params.shape = operands.shape;
+  LoweredOp lowered =
+      make_lowered(maximum ? KernelId::maximum_s8_ref : KernelId::minimum_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                    LoweredOperand::of_tensor(op.inputs[1])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace
+
+LoweredOp lower_add(const Graph& graph, const Operation& op, const Target& target) {
+  return lower_add_sub(graph, op, target, false);
+}
+
+LoweredOp lower_sub(const Graph& graph, const Operation& op, const Target& target) {
+  return lower_add_sub(graph, op, target, true);
+}
+
+LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& target) {
+  const BinaryOperands operands = binary_operands(graph, op);
+  const double real = static_cast<double>(operands.input1.quant.scale()) *
+                      static_cast<double>(operands.input2.quant.scale()) /
+                      static_cast<double>(operands.output.quant.scale());
+  const QuantizedMultiplier q = quantize_multiplier(real, target.rounding);
+  require(q.shift <= 14, op, "output rescale (input1 * input2 / output scale) is too large");
+  MulParams params{};
+  params.shape = operands.shape;
+  params.input1_offset = -operands.input1.quant.zero_point();
+  params.input2_offset = -operands.input2.quant.zero_point();
+  params.output_offset = operands.output.quant.zero_point();
+  params.output_multiplier = q.multiplier;
+  params.output_shift = q.shift;
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+  LoweredOp lowered = make_lowered(KernelId::mul_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                    LoweredOperand::of_tensor(op.inputs[1])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+LoweredOp lower_maximum(const Graph& graph, const Operation& op, const Target&) {
+  return lower_min_max(graph, op, true);
+}
+
+LoweredOp lower_minimum(const Graph& graph, const Operation& op, const Target&) {
+  return lower_min_max(graph, op, false);
+}
+
+}  // namespace tinyaot

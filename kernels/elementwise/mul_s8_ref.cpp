@@ -1,0 +1,61 @@
+// Reference MUL: TFLite Micro's int8 MulElementwise / BroadcastMul, one
+// requantize of the product of the offset inputs.
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/elementwise/elementwise.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const MulParams*>(raw);
+  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+  const Status status = validate_broadcast(p.shape, in_bytes[0], in_bytes[1], out_bytes[0]);
+  if (status != Status::kOk) return status;
+  const auto is_offset = [](int32_t offset) { return offset >= -128 && offset <= 128; };
+  // The product is below 2^16; a left shift up to 14 keeps the requantized
+  // value below 2^30, so adding the output offset cannot overflow. A real
+  // multiplier of 2^14 or more is no model's.
+  if (!is_offset(p.input1_offset) || !is_offset(p.input2_offset) || p.output_offset < -128 ||
+      p.output_offset > 127 || p.output_shift < -31 || p.output_shift > 14 ||
+      !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const MulParams*>(args.params);
+  const Rounding rounding = args.rounding;
+  broadcast_walk(p.shape, static_cast<const int8_t*>(args.inputs[0].data),
+                 static_cast<const int8_t*>(args.inputs[1].data),
+                 static_cast<int8_t*>(args.outputs[0].data), [&p, rounding](int8_t a, int8_t b) {
+                   const int32_t product = (a + p.input1_offset) * (b + p.input2_offset);
+                   const int32_t result =
+                       requantize(product, p.output_multiplier, p.output_shift, rounding) +
+                       p.output_offset;
+                   return static_cast<int8_t>(clamp_i32(result, p.act_min, p.act_max));
+                 });
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_mul_s8_ref = {
+    "mul_s8_ref",
+    "mul",
+    1,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
+    "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
+    "output_offset,output_multiplier,output_shift,act_min,act_max}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,24 @@
+// FULLY_CONNECTED, int8: out[b][o] = clamp(requant(sum_d (in[b][d] + input_offset) * w[o][d] + bias[o])).
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/kernel_abi.h"
+
+namespace tinyaot {
+
+struct FullyConnectedParams {
+  int32_t batches;       // rows of the input
+  int32_t input_depth;   // accumulation depth
+  int32_t output_depth;  // units
+  int32_t input_offset;  // -input zero point
+  int32_t output_offset;
+  int32_t act_min;
+  int32_t act_max;
+};
+
+// Operands: input s8 [batches, input_depth], filter s8 [output_depth,
+// input_depth], ChannelQuant[output_depth] -> output s8 [batches, output_depth].
+extern const KernelDescriptor kernel_fully_connected_s8_ref;
+
+}  // namespace tinyaot

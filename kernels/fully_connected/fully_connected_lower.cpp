@@ -1,0 +1,45 @@
+// Lowering of FULLY_CONNECTED: flattens the input to [batches, depth] and
+// precomputes per-unit bias, multiplier and shift.
+#include "kernels/common/lower_helpers.h"
+#include "kernels/fully_connected/fully_connected.h"
+
+namespace tinyaot {
+
+LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const Target& target) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& filter = input_tensor(graph, op, 1);
+  const Tensor& output = output_tensor(graph, op);
+  require(filter.is_constant(), op, "weights must be constant");
+  require(filter.shape.size() == 2, op, "weights must be 2-D [units, depth]");
+  const int32_t units = filter.shape[0];
+  const int32_t depth = filter.shape[1];
+  require(depth > 0 && input.num_elements() % depth == 0, op,
+          "input size is not a multiple of the weights' depth");
+  std::vector<int32_t> bias;
+  if (has_input(op, 2)) {
+    bias = constant_i32(input_tensor(graph, op, 2), op);
+    require(static_cast<int32_t>(bias.size()) == units, op, "bias size differs from units");
+  }
+  require(filter.quant.scales.size() == 1 ||
+              static_cast<int32_t>(filter.quant.scales.size()) == units,
+          op, "weights need one scale or one per unit");
+
+  FullyConnectedParams params{};
+  params.batches = static_cast<int32_t>(input.num_elements() / depth);
+  params.input_depth = depth;
+  params.output_depth = units;
+  params.input_offset = -input.quant.zero_point();
+  params.output_offset = output.quant.zero_point();
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+
+  LoweredOp lowered = make_lowered(KernelId::fully_connected_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), LoweredOperand::of_tensor(op.inputs[1]),
+                    LoweredOperand::of_values(channel_quant(input.quant.scale(), filter.quant,
+                                                            output.quant.scale(), bias, units,
+                                                            target.rounding))};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,38 @@
+// Every kernel variant this project has, in registry order: the kernel id
+// recorded in a program is the position in this list, so append new
+// variants at the end. The loader checks the name recorded beside each id,
+// so a reordering is refused with a clear message rather than misread.
+//
+// Adding an operator: write its family folder (descriptor, kernel, scratch
+// size, lowering, tests) and add one line here.
+#pragma once
+
+#include "kernels/fully_connected/fully_connected.h"
+#include "kernels/transpose_conv/transpose_conv.h"
+#include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/copy/copy.h"
+#include "kernels/pad/pad.h"
+#include "kernels/concatenation/concatenation.h"
+#include "kernels/transpose/transpose.h"
+#include "kernels/strided_slice/strided_slice.h"
+#include "kernels/pooling/pooling.h"
+#include "kernels/mean/mean.h"
+#include "kernels/softmax/softmax.h"
+#include "kernels/elementwise/elementwise.h"
+#include "kernels/activation/activation.h"
+#include "kernels/quantize/quantize.h"
+
+#define TINYAOT_KERNEL_LIST(X) X(fully_connected_s8_ref) X(transpose_conv_s8_ref) X(batch_matmul_s8_ref) X(conv2d_s8_ref) X(depthwise_conv2d_s8_ref) X(copy_s8) X(pad_s8_ref) X(concatenation_s8_ref) X(transpose_s8_ref) X(strided_slice_s8_ref) X(avg_pool2d_s8_ref) X(max_pool2d_s8_ref) X(mean_s8_ref) X(softmax_s8_ref) X(add_s8_ref) X(sub_s8_ref) X(mul_s8_ref) X(maximum_s8_ref) X(minimum_s8_ref) X(lut_s8_ref) X(quantize_f32_s8_ref) X(dequantize_s8_f32_ref)
+
+namespace tinyaot {
+
+enum class KernelId : uint32_t {
+#define TINYAOT_KERNEL_ID(name) name,
+  TINYAOT_KERNEL_LIST(TINYAOT_KERNEL_ID)
+#undef TINYAOT_KERNEL_ID
+      kCount
+};
+
+}  // namespace tinyaot

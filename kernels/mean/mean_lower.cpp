@@ -1,0 +1,101 @@
+// Lowering of MEAN: resolves the constant axes as TFLite does (negative
+// axes count from the end, duplicates collapse), simplifies the shape for
+// the kernel and folds 1 / count into the output multiplier exactly as
+// TFLite Micro's QuantizedMeanOrSum does at run time.
+#include <algorithm>
+
+#include "kernels/common/lower_helpers.h"
+#include "kernels/mean/mean.h"
+
+namespace tinyaot {
+namespace {
+
+// floor(log2(n)) for n >= 1: TFLite's 63 - CountLeadingZeros(uint64).
+int32_t floor_log2(int64_t n) {
+  int32_t log = -1;
+  for (; n > 0; n >>= 1) ++log;
+  return log;
+}
+
+// TFLite Micro's rescaling of the output multiplier by 1 / count: shift the
+// significand up by floor(log2(count)) (at most 32, and no further than a
+// total shift of -31), divide by count, truncating.
+QuantizedMultiplier fold_count(QuantizedMultiplier q, int64_t count) {
+  int32_t shift = std::min(floor_log2(count), 32);
+  shift = std::min(shift, 31 + q.shift);
+  q.multiplier = static_cast<int32_t>((static_cast<int64_t>(q.multiplier) << shift) / count);
+  q.shift -= shift;
+  return q;
+}
+
+}  // namespace
+
+LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& target) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
+          "only int8 input and output are supported");
+  const int32_t rank = static_cast<int32_t>(input.shape.size());
+  require(rank >= 1 && rank <= 5, op, "input rank must be 1 to 5");
+  for (int32_t d : input.shape) require(d >= 1, op, "input dimensions must be positive");
+
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int32_t axis : constant_i32(input_tensor(graph, op, 1), op)) {
+    const int32_t resolved = axis < 0 ? axis + rank : axis;
+    require(resolved >= 0 && resolved < rank, op,
+            "axis " + std::to_string(axis) + " is outside the input's rank");
+    reduced[static_cast<size_t>(resolved)] = true;
+  }
+
+  // Merge runs of reduced / kept dimensions and drop 1s: neither changes
+  // which cells an output averages nor the output layout.
+  MeanParams params{};
+  int64_t count = 1, kept = 1;
+  bool previous_reduced = false;
+  for (int32_t i = 0; i < rank; ++i) {
+    const int32_t d = input.shape[static_cast<size_t>(i)];
+    const bool r = reduced[static_cast<size_t>(i)];
+    (r ? count : kept) *= d;
+    if (d == 1) continue;
+    if (params.rank > 0 && r == previous_reduced) {
+      params.dims[params.rank - 1] *= d;
+    } else {
+      params.dims[params.rank] = d;
+      if (r) params.reduced_mask |= 1u << params.rank;
+      ++params.rank;
+    }
+    previous_reduced = r;
+  }
+  if (params.rank == 0) params.dims[params.rank++] = 1;
+  require(count <= INT32_MAX && kept <= INT32_MAX, op, "input is too large");
+  require(output.num_elements() == kept, op,
+          "output has " + std::to_string(output.num_elements()) + " elements, the axes keep " +
+              std::to_string(kept));
+  params.count = static_cast<int32_t>(count);
+
+  // TFLite Micro takes its plain path when nothing needs requantizing.
+  if (input.quant.scale() == output.quant.scale() &&
+      input.quant.zero_point() == output.quant.zero_point()) {
+    params.mode = MeanMode::kTruncatingDivide;
+  } else {
+    params.mode = MeanMode::kRequantize;
+    require(input.quant.scale() > 0 && output.quant.scale() > 0, op,
+            "input and output scales must be positive");
+    const double real =
+        static_cast<double>(input.quant.scale()) / static_cast<double>(output.quant.scale());
+    const QuantizedMultiplier q = fold_count(quantize_multiplier(real, target.rounding), count);
+    require(q.shift >= -31 && q.shift <= 30, op,
+            "input/output scale ratio is out of the requantizable range");
+    params.input_zero_point = input.quant.zero_point();
+    params.output_zero_point = output.quant.zero_point();
+    params.multiplier = q.multiplier;
+    params.shift = q.shift;
+  }
+
+  LoweredOp lowered = make_lowered(KernelId::mean_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,130 @@
+// Reference MEAN: TFLite Micro's int8 reduction (reference_ops::Mean when
+// the quantization is unchanged, QuantizedMeanOrSum otherwise). Each output
+// sums its cells directly, so no scratch is needed: int32 addition wraps the
+// same in any order.
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/mean/mean.h"
+
+namespace tinyaot {
+namespace {
+
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const MeanParams*>(raw);
+  if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
+  if (p.rank < 1 || p.rank > kMeanMaxRank) return Status::kBadParams;
+  if ((p.reduced_mask >> p.rank) != 0) return Status::kBadParams;
+  const int64_t total = checked_elements(p.dims, static_cast<uint32_t>(p.rank));
+  if (total < 0) return Status::kBadParams;
+  int64_t reduced = 1;
+  for (int32_t i = 0; i < p.rank; ++i) {
+    if ((p.reduced_mask >> i) & 1u) reduced *= p.dims[i];
+  }
+  if (p.count != reduced || in_bytes[0] != total || out_bytes[0] != total / reduced)
+    return Status::kBadParams;
+  if (p.mode == MeanMode::kTruncatingDivide) return Status::kOk;
+  if (p.mode != MeanMode::kRequantize) return Status::kBadParams;
+  if (p.input_zero_point < -128 || p.input_zero_point > 127 || p.output_zero_point < -128 ||
+      p.output_zero_point > 127 || p.multiplier < 0 || !is_shift(p.shift))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+// Row-major strides of the kept and of the reduced dimensions, each group
+// in input order.
+struct Split {
+  int32_t kept_n = 0, reduced_n = 0;
+  int32_t kept_dims[kMeanMaxRank], kept_strides[kMeanMaxRank];
+  int32_t reduced_dims[kMeanMaxRank], reduced_strides[kMeanMaxRank];
+};
+
+Split split_dims(const MeanParams& p) {
+  Split s;
+  int32_t stride = 1;
+  for (int32_t i = p.rank - 1; i >= 0; --i) {
+    if ((p.reduced_mask >> i) & 1u) {
+      s.reduced_dims[s.reduced_n] = p.dims[i];
+      s.reduced_strides[s.reduced_n++] = stride;
+    } else {
+      s.kept_dims[s.kept_n] = p.dims[i];
+      s.kept_strides[s.kept_n++] = stride;
+    }
+    stride *= p.dims[i];
+  }
+  return s;  // groups listed innermost first
+}
+
+// Sum of the cells one output averages, starting at input offset `base`.
+int32_t reduced_sum(const int8_t* input, int32_t base, const Split& s) {
+  int32_t index[kMeanMaxRank] = {};
+  int32_t offset = base;
+  int32_t sum = 0;
+  for (;;) {
+    sum = wrapping_add(sum, input[offset]);
+    int32_t d = 0;
+    for (; d < s.reduced_n; ++d) {
+      offset += s.reduced_strides[d];
+      if (++index[d] < s.reduced_dims[d]) break;
+      offset -= index[d] * s.reduced_strides[d];
+      index[d] = 0;
+    }
+    if (d == s.reduced_n) return sum;
+  }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const MeanParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const Split s = split_dims(p);
+  const int32_t outputs = static_cast<int32_t>(args.outputs[0].bytes);
+  int32_t index[kMeanMaxRank] = {};
+  int32_t base = 0;
+  for (int32_t o = 0; o < outputs; ++o) {
+    const int32_t sum = reduced_sum(input, base, s);
+    int32_t value;
+    if (p.mode == MeanMode::kTruncatingDivide) {
+      value = sum / p.count;
+    } else {
+      const int32_t centered = static_cast<int32_t>(static_cast<uint32_t>(sum) -
+                                                    static_cast<uint32_t>(p.input_zero_point) *
+                                                        static_cast<uint32_t>(p.count));
+      value = clamp_i32(
+          requantize(centered, p.multiplier, p.shift, args.rounding) + p.output_zero_point, -128,
+          127);
+    }
+    output[o] = static_cast<int8_t>(value);
+    for (int32_t d = 0; d < s.kept_n; ++d) {
+      base += s.kept_strides[d];
+      if (++index[d] < s.kept_dims[d]) break;
+      base -= index[d] * s.kept_strides[d];
+      index[d] = 0;
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_mean_s8_ref = {
+    "mean_s8_ref",
+    "mean",
+    1,
+    sizeof(MeanParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:s8[dims] -> output:s8[kept dims]; params=MeanParams{rank,dims[6],reduced_mask,count,"
+    "mode,input_zero_point,output_zero_point,multiplier,shift}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,65 @@
+// Lowering of PAD and PADV2 (TFLite Micro semantics): PAD fills with the
+// output zero point; PADV2 with its int8 constant_values, which must share
+// the output's quantization (TFLM requires it: the value is used as is).
+// Input and output bytes are copied unchanged, as TFLM does.
+#include "kernels/common/lower_helpers.h"
+#include "kernels/copy/strided_box_lower.h"
+#include "kernels/pad/pad.h"
+
+namespace tinyaot {
+
+LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*target*/) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
+          "only int8 input and output are supported");
+  const size_t rank = input.shape.size();
+  require(rank >= 1 && rank <= kMaxRank, op,
+          "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
+  for (int32_t dim : input.shape) require(dim >= 1, op, "input has an empty dimension");
+  require(output.num_elements() <= INT32_MAX, op, "output too large for 32-bit indices");
+
+  const std::vector<int32_t> paddings = constant_i32(input_tensor(graph, op, 1), op);
+  require(paddings.size() == 2 * rank, op,
+          "paddings must be [" + std::to_string(rank) + ", 2] int32, it has " +
+              std::to_string(paddings.size()) + " values");
+  std::vector<int32_t> padded(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int32_t before = paddings[2 * d], after = paddings[2 * d + 1];
+    require(before >= 0 && after >= 0, op, "negative padding on axis " + std::to_string(d));
+    const int64_t size = int64_t{input.shape[d]} + before + after;
+    require(size <= INT32_MAX, op, "padded axis too large");
+    padded[d] = static_cast<int32_t>(size);
+  }
+  require(padded == output.shape, op, "output shape is not the padded input shape");
+
+  int32_t pad_value = output.quant.zero_point();
+  if (op.type == OpType::kPadV2 && has_input(op, 2)) {
+    const Tensor& constant = input_tensor(graph, op, 2);
+    const std::vector<int8_t> value = constant_i8(constant, op);
+    require(value.size() == 1, op, "constant_values must hold exactly one value");
+    require(constant.quant.zero_point() == output.quant.zero_point() &&
+                constant.quant.scale() == output.quant.scale(),
+            op, "constant_values must have the output's scale and zero point");
+    pad_value = value[0];
+  }
+  require(pad_value >= -128 && pad_value <= 127, op, "pad value outside int8");
+
+  const std::vector<int64_t> out_strides = dense_strides(output.shape);
+  std::vector<int64_t> steps(rank);
+  int64_t offset = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    steps[d] = out_strides[d];
+    offset += int64_t{paddings[2 * d]} * out_strides[d];
+  }
+  PadParams params{};
+  params.destination = make_strided_box(input.shape, steps, offset);
+  params.output_elements = static_cast<int32_t>(output.num_elements());
+  params.pad_value = pad_value;
+  LoweredOp lowered = make_lowered(KernelId::pad_s8_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace tinyaot

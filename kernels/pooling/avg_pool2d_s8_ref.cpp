@@ -1,0 +1,79 @@
+// Reference AVERAGE_POOL_2D: TFLite Micro's integer average, which divides
+// by the number of cells inside the input (not the filter area) and rounds
+// the quotient half away from zero.
+#include "kernels/common/quant.h"
+#include "kernels/pooling/pool_window.h"
+#include "kernels/pooling/pooling.h"
+
+namespace tinyaot {
+namespace {
+
+// A window of more than 2^23 cells could overflow the int32 sum and its
+// rounding; no real model comes near.
+constexpr int64_t kMaxWindowCells = int64_t{1} << 23;
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const Status status = validate_pool2d(raw, in_bytes, num_inputs, out_bytes, num_outputs);
+  if (status != Status::kOk) return status;
+  const auto& p = *static_cast<const Pool2dParams*>(raw);
+  const int64_t rows = p.filter_h < p.input_h ? p.filter_h : p.input_h;
+  const int64_t cols = p.filter_w < p.input_w ? p.filter_w : p.input_w;
+  return rows * cols <= kMaxWindowCells ? Status::kOk : Status::kBadParams;
+}
+
+// TFLite's rounding of the average: the quotient of C++'s truncating
+// division after moving the sum half a divisor away from zero.
+inline int32_t rounded_average(int32_t sum, int32_t count) {
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const Pool2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* image = input + b * p.input_h * p.input_w * p.channels;
+    for (int32_t oy = 0; oy < p.output_h; ++oy) {
+      int32_t y_begin, y_end;
+      clip_window(oy * p.stride_h - p.pad_top, p.filter_h, p.input_h, &y_begin, &y_end);
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        int32_t x_begin, x_end;
+        clip_window(ox * p.stride_w - p.pad_left, p.filter_w, p.input_w, &x_begin, &x_end);
+        const int32_t count = (y_end - y_begin) * (x_end - x_begin);
+        int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * p.channels;
+        for (int32_t c = 0; c < p.channels; ++c) {
+          int32_t sum = 0;
+          for (int32_t y = y_begin; y < y_end; ++y) {
+            for (int32_t x = x_begin; x < x_end; ++x)
+              sum += image[(y * p.input_w + x) * p.channels + c];
+          }
+          out[c] =
+              static_cast<int8_t>(clamp_i32(rounded_average(sum, count), p.act_min, p.act_max));
+        }
+      }
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_avg_pool2d_s8_ref = {
+    "avg_pool2d_s8_ref",
+    "avg_pool2d",
+    1,
+    sizeof(Pool2dParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; "
+    "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"
+    "stride_h,stride_w,pad_top,pad_left,act_min,act_max}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,53 @@
+// The window arithmetic both pooling kernels share (freestanding): the
+// check their validate functions run and the clipping of one window axis.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/validate.h"
+#include "kernels/pooling/pooling.h"
+
+namespace tinyaot {
+
+// One spatial axis: every window must hold at least one input cell (TFLite
+// Micro fails an average over no cell) and origin + filter must stay inside
+// int32. Windows move forward with the output index, so checking the first
+// and the last one covers all.
+inline bool is_pool_axis(int32_t input, int32_t filter, int32_t output, int32_t stride,
+                         int32_t pad) {
+  if (input < 1 || filter < 1 || output < 1 || stride < 1 || pad < 0) return false;
+  int64_t reach;
+  if (!checked_mul(int64_t{output} - 1, stride, &reach)) return false;
+  if (reach + filter > INT32_MAX) return false;
+  const int64_t last_origin = reach - pad;
+  return pad < filter && last_origin < input;
+}
+
+// Operand sizes and window axes of a pooling operation.
+inline Status validate_pool2d(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                              const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Pool2dParams*>(raw);
+  if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
+  if (p.batches < 1 || p.channels < 1) return Status::kBadParams;
+  if (!is_pool_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.pad_top) ||
+      !is_pool_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.pad_left))
+    return Status::kBadParams;
+  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.channels};
+  const int32_t output_dims[] = {p.batches, p.output_h, p.output_w, p.channels};
+  const int64_t input_size = checked_elements(input_dims, 4);
+  const int64_t output_size = checked_elements(output_dims, 4);
+  if (input_size < 0 || output_size < 0) return Status::kBadParams;
+  if (in_bytes[0] != input_size || out_bytes[0] != output_size) return Status::kBadParams;
+  if (!is_activation_range(p.act_min, p.act_max)) return Status::kBadParams;
+  return Status::kOk;
+}
+
+// The part of a window axis inside the input: [*begin, *end) in input
+// coordinates. Never empty once validate_pool2d has passed.
+inline void clip_window(int32_t origin, int32_t filter, int32_t input, int32_t* begin,
+                        int32_t* end) {
+  *begin = origin < 0 ? 0 : origin;
+  *end = origin + filter < input ? origin + filter : input;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,34 @@
+// AVERAGE_POOL_2D and MAX_POOL_2D, int8, NHWC, input and output sharing
+// their quantization. For each output pixel and channel, the window of
+// filter_h x filter_w input cells starting at (oy * stride_h - pad_top,
+// ox * stride_w - pad_left), clipped to the input:
+//   average: round(sum / count) over the cells inside the input (ties away
+//            from zero), clamped to [act_min, act_max];
+//   max:     the largest cell, clamped to [act_min, act_max].
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/kernel_abi.h"
+
+namespace tinyaot {
+
+struct Pool2dParams {
+  int32_t batches;
+  int32_t input_h, input_w;
+  int32_t channels;
+  int32_t output_h, output_w;
+  int32_t filter_h, filter_w;
+  int32_t stride_h, stride_w;
+  // Padding before the input; the padding after it is implied by the
+  // output size (cells past the input are skipped).
+  int32_t pad_top, pad_left;
+  int32_t act_min, act_max;
+};
+
+// Operands: input s8 [batches, input_h, input_w, channels]
+// -> output s8 [batches, output_h, output_w, channels].
+extern const KernelDescriptor kernel_avg_pool2d_s8_ref;
+extern const KernelDescriptor kernel_max_pool2d_s8_ref;
+
+}  // namespace tinyaot

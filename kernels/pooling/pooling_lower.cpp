@@ -1,0 +1,78 @@
+// Lowering of AVERAGE_POOL_2D and MAX_POOL_2D: TFLite's SAME / VALID window
+// arithmetic, with the output size checked against the model's.
+#include "kernels/common/lower_helpers.h"
+#include "kernels/common/padding.h"
+#include "kernels/pooling/pooling.h"
+
+namespace tinyaot {
+namespace {
+
+Pool2dParams pool_params(const Graph& graph, const Operation& op) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
+          "only int8 input and output are supported");
+  require(input.shape.size() == 4 && output.shape.size() == 4, op,
+          "input and output must be 4-D (NHWC)");
+  // TFLite Micro pools the quantized values as they are: it requires the
+  // converter's equal input and output quantization.
+  require(input.quant.scale() == output.quant.scale() &&
+              input.quant.zero_point() == output.quant.zero_point(),
+          op, "input and output quantization must be equal");
+  // A PAD folded into the window would count padding cells in averages
+  // and maxima, which TFLite's pooling never does.
+  require(!op.attrs.explicit_padding, op, "explicit padding is not supported for pooling");
+  Window2d window;
+  window.filter_h = op.attrs.filter_h;
+  window.filter_w = op.attrs.filter_w;
+  window.stride_h = op.attrs.stride_h;
+  window.stride_w = op.attrs.stride_w;
+  require(
+      window.filter_h >= 1 && window.filter_w >= 1 && window.stride_h >= 1 && window.stride_w >= 1,
+      op, "filter and stride must be positive");
+  const Padding2d padding =
+      compute_padding(op.attrs.padding, input.shape[1], input.shape[2], window);
+  require(padding.out_h > 0 && padding.out_w > 0, op, "the window does not fit the input");
+  require(output.shape[0] == input.shape[0] && output.shape[3] == input.shape[3], op,
+          "output batches and channels must equal the input's");
+  require(output.shape[1] == padding.out_h && output.shape[2] == padding.out_w, op,
+          "output is " + std::to_string(output.shape[1]) + "x" + std::to_string(output.shape[2]) +
+              ", the window gives " + std::to_string(padding.out_h) + "x" +
+              std::to_string(padding.out_w));
+
+  Pool2dParams params{};
+  params.batches = input.shape[0];
+  params.input_h = input.shape[1];
+  params.input_w = input.shape[2];
+  params.channels = input.shape[3];
+  params.output_h = padding.out_h;
+  params.output_w = padding.out_w;
+  params.filter_h = window.filter_h;
+  params.filter_w = window.filter_w;
+  params.stride_h = window.stride_h;
+  params.stride_w = window.stride_w;
+  params.pad_top = padding.top;
+  params.pad_left = padding.left;
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+  return params;
+}
+
+LoweredOp lower_pool(const Graph& graph, const Operation& op, KernelId kernel) {
+  LoweredOp lowered = make_lowered(kernel, pool_params(graph, op));
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace
+
+LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target&) {
+  return lower_pool(graph, op, KernelId::avg_pool2d_s8_ref);
+}
+
+LoweredOp lower_max_pool2d(const Graph& graph, const Operation& op, const Target&) {
+  return lower_pool(graph, op, KernelId::max_pool2d_s8_ref);
+}
+
+}  // namespace tinyaot

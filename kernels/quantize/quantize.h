@@ -1,0 +1,25 @@
+// QUANTIZE from float32 to int8 and DEQUANTIZE from int8 to float32, with
+// TFLite Micro's float arithmetic. (int8 -> int8 QUANTIZE is a requantize
+// table: see kernels/activation/.)
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/kernel_abi.h"
+
+namespace tinyaot {
+
+struct QuantizeParams {
+  int32_t size;        // elements
+  float scale;         // of the int8 side; positive and finite
+  int32_t zero_point;  // of the int8 side
+};
+
+// Operands: input f32 [size] -> output s8 [size]:
+//   out = clamp(round_half_away_from_zero(in / scale) + zero_point).
+extern const KernelDescriptor kernel_quantize_f32_s8_ref;
+
+// Operands: input s8 [size] -> output f32 [size]: out = scale * (in - zero_point).
+extern const KernelDescriptor kernel_dequantize_s8_f32_ref;
+
+}  // namespace tinyaot

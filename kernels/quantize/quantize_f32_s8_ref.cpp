@@ -1,0 +1,62 @@
+// Reference float32 -> int8 QUANTIZE: TFLite Micro's AffineQuantize,
+// round(x / scale) with the division in float and ties away from zero.
+#include "kernels/quantize/quantize_common.h"
+
+namespace tinyaot {
+namespace {
+
+// std::round without <cmath>. Floats of magnitude 2^23 and above are
+// integers already; below it the truncation and the fraction are exact.
+inline float round_half_away_from_zero(float x) {
+  if (!(x > -8388608.0f && x < 8388608.0f)) return x;
+  const float truncated = static_cast<float>(static_cast<int32_t>(x));
+  const float fraction = x - truncated;
+  if (fraction >= 0.5f) return truncated + 1.0f;
+  if (fraction <= -0.5f) return truncated - 1.0f;
+  return truncated;
+}
+
+inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
+  float steps = round_half_away_from_zero(x / scale);
+  // Saturate before converting, as Arm's float-to-int conversion does (NaN
+  // becomes 0); any value past this bound clamps to the same int8 anyway.
+  if (steps != steps) steps = 0.0f;
+  if (steps > 1024.0f) steps = 1024.0f;
+  if (steps < -1024.0f) steps = -1024.0f;
+  const int32_t value = static_cast<int32_t>(steps) + zero_point;
+  return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
+  return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), in_bytes[0],
+                                  out_bytes[0]);
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const QuantizeParams*>(args.params);
+  const auto* input = static_cast<const float*>(args.inputs[0].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  for (int32_t i = 0; i < p.size; ++i) output[i] = quantize_one(input[i], p.scale, p.zero_point);
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_quantize_f32_s8_ref = {
+    "quantize_f32_s8_ref",
+    "quantize",
+    1,
+    sizeof(QuantizeParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:f32[size] -> output:s8[size]; params=QuantizeParams{size,scale,zero_point}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

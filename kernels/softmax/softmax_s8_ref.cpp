@@ -1,0 +1,77 @@
+// Reference SOFTMAX: TFLite's reference_ops::Softmax for int8 in and out,
+// with the exponentials read from the compile-time table.
+#include "kernels/common/fixed_point.h"
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/softmax/softmax.h"
+
+namespace tinyaot {
+namespace {
+
+// Integer bits of the sum of exponentials (TFLite's kAccumulationIntegerBits).
+constexpr int kSumIntegerBits = 12;
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const SoftmaxParams*>(raw);
+  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+  int64_t size;
+  if (p.rows < 1 || p.depth < 1 || !checked_mul(p.rows, p.depth, &size)) return Status::kBadParams;
+  if (in_bytes[0] != size || out_bytes[0] != size ||
+      in_bytes[1] != kSoftmaxExpTableSize * sizeof(int32_t))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const SoftmaxParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* exp_table = static_cast<const int32_t*>(args.inputs[1].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int8_t* row = input + r * p.depth;
+    int8_t* out = output + r * p.depth;
+    int32_t row_max = -128;
+    for (int32_t c = 0; c < p.depth; ++c) row_max = row[c] > row_max ? row[c] : row_max;
+
+    int32_t sum = 0;  // Q12
+    for (int32_t c = 0; c < p.depth; ++c) {
+      const int32_t e = exp_table[row_max - row[c]];
+      sum = fixed_point::add(sum, fixed_point::rescale(e, 0, kSumIntegerBits));
+    }
+    int num_bits_over_unit;
+    const int32_t scale = fixed_point::reciprocal(sum, kSumIntegerBits, &num_bits_over_unit);
+    // Q0 probability to int8 steps of 1/256: 31 - 8 bits, plus the sum's
+    // magnitude. TFLite aborts outside [0, 31] (a row of over 511 values
+    // near the maximum); the program fails the same row instead.
+    const int exponent = num_bits_over_unit + 31 - 8;
+    if (exponent < 0 || exponent > 31) return Status::kBadArgument;
+    for (int32_t c = 0; c < p.depth; ++c) {
+      const int32_t e = exp_table[row_max - row[c]];
+      const int32_t probability =
+          rounding_divide_by_pot(fixed_point::mul(scale, e), exponent) - 128;
+      out[c] = saturate_i8(probability);
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_softmax_s8_ref = {
+    "softmax_s8_ref",
+    "softmax",
+    1,
+    sizeof(SoftmaxParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    "input:s8[rows,depth], exp_table:i32[256] -> output:s8[rows,depth]; "
+    "params=SoftmaxParams{rows,depth}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

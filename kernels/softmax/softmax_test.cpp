@@ -1,0 +1,149 @@
+// SOFTMAX through its descriptor and its compile-time table, and the
+// fixed-point helpers of kernels/common/fixed_point.h it is built on.
+#include "kernels/softmax/softmax.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/common/fixed_point.h"
+#include "kernels/softmax/softmax_lower.h"
+
+namespace tinyaot {
+namespace {
+
+constexpr double kQ31 = 2147483648.0;
+
+Operation softmax_op() {
+  Operation op;
+  op.type = OpType::kSoftmax;
+  return op;
+}
+
+Status validate(const SoftmaxParams& p, uint32_t in, uint32_t table, uint32_t out) {
+  const uint32_t in_bytes[2] = {in, table};
+  return kernel_softmax_s8_ref.validate(&p, in_bytes, 2, &out, 1);
+}
+
+Status run(const SoftmaxParams& p, std::vector<int8_t> input, std::vector<int32_t> table,
+           std::vector<int8_t>* output) {
+  output->assign(input.size(), 0);
+  Operand in[2] = {{input.data(), static_cast<uint32_t>(input.size())},
+                   {table.data(), static_cast<uint32_t>(table.size() * 4)}};
+  Operand out{output->data(), static_cast<uint32_t>(output->size())};
+  EXPECT_EQ(validate(p, in[0].bytes, in[1].bytes, out.bytes), Status::kOk);
+  KernelArgs args{&p, in, 2, &out, 1, {nullptr, 0}, Rounding::kDouble};
+  return kernel_softmax_s8_ref.run(args);
+}
+
+TEST(Softmax, ValidateRejectsInconsistentParams) {
+  const SoftmaxParams p{3, 5};
+  EXPECT_EQ(validate(p, 15, 1024, 15), Status::kOk);
+  EXPECT_NE(validate(p, 14, 1024, 15), Status::kOk);
+  EXPECT_NE(validate(p, 15, 1024, 16), Status::kOk);
+  EXPECT_NE(validate(p, 15, 1020, 15), Status::kOk);  // table size
+  EXPECT_NE(validate({0, 5}, 0, 1024, 0), Status::kOk);
+  EXPECT_NE(validate({3, -5}, 15, 1024, 15), Status::kOk);
+  EXPECT_NE(validate({1 << 16, 1 << 16}, 0, 1024, 0), Status::kOk);  // overflow
+  const uint32_t bytes[1] = {15};
+  EXPECT_NE(kernel_softmax_s8_ref.validate(&p, bytes, 1, bytes, 1), Status::kOk);
+}
+
+TEST(Softmax, TableFollowsTfliteScalingAndRadius) {
+  // input scale 1, beta 1: beta * scale * 2^26 = 2^26 = 0.5 * 2^27, so the
+  // multiplier is 2^30 with left shift 27, and the input radius is
+  // floor(31 * 2^26 / 2^27) = 15: differences beyond 15 are skipped (0).
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op());
+  ASSERT_EQ(table.size(), 256u);
+  EXPECT_EQ(table[0], INT32_MAX);  // exp(0) is Q0's largest value
+  // gemmlowp's exp is within about 1e-7 of the real one.
+  EXPECT_NEAR(table[1], 0.36787944 * kQ31, 1e-6 * kQ31);  // exp(-1)
+  EXPECT_NEAR(table[2], 0.13533528 * kQ31, 1e-6 * kQ31);  // exp(-2)
+  EXPECT_GT(table[15], 0);
+  EXPECT_EQ(table[16], 0);
+  EXPECT_EQ(table[255], 0);
+  for (int d = 1; d < 16; ++d) EXPECT_LT(table[d], table[d - 1]);
+  // Single rounding gives the same multiplier here (no tie to round).
+  EXPECT_EQ(softmax_exp_table(1.0, 1.0, Rounding::kSingle, softmax_op()), table);
+}
+
+TEST(Softmax, TableRejectsTooSmallScales) {
+  // beta * scale * 2^26 <= 1: TFLite's QuantizeMultiplierGreaterThanOne fails.
+  EXPECT_THROW(softmax_exp_table(1.0, 1e-9, Rounding::kDouble, softmax_op()), CompileError);
+}
+
+TEST(Softmax, EqualLogitsShareTheProbability) {
+  // Two equal values: each exp is 1.0, sum 2.0 in Q12; the reciprocal is
+  // 0.5 and each output is 0.5 * 256 - 128 = 0.
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op());
+  std::vector<int8_t> out;
+  ASSERT_EQ(run({1, 2}, {7, 7}, table, &out), Status::kOk);
+  EXPECT_EQ(out, (std::vector<int8_t>{0, 0}));
+  // Four equal values: 0.25 * 256 - 128 = -64.
+  ASSERT_EQ(run({1, 4}, {-3, -3, -3, -3}, table, &out), Status::kOk);
+  EXPECT_EQ(out, (std::vector<int8_t>{-64, -64, -64, -64}));
+}
+
+TEST(Softmax, SkippedDifferencesGiveTheLowestOutput) {
+  // A difference of 100 is past the radius (15): its output is -128 and the
+  // maximum takes probability 1.0, 256 - 128 = 128, saturated to 127.
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op());
+  std::vector<int8_t> out;
+  ASSERT_EQ(run({2, 2}, {50, -50, -128, 127}, table, &out), Status::kOk);
+  EXPECT_EQ(out, (std::vector<int8_t>{127, -128, -128, 127}));
+}
+
+TEST(Softmax, FailsWhereTfliteWouldAbort) {
+  // 600 equal values sum to 600.0 >= 2^9 in Q12: TFLite's exponent check
+  // (num_bits_over_unit + 23 <= 31) fails, and so does the kernel.
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op());
+  std::vector<int8_t> out;
+  EXPECT_NE(run({1, 600}, std::vector<int8_t>(600, 0), table, &out), Status::kOk);
+  // 511 of them still fit: 1/511 * 256 = 0.5 -> the -128 + 0 or + 1 step.
+  ASSERT_EQ(run({1, 511}, std::vector<int8_t>(511, 0), table, &out), Status::kOk);
+  EXPECT_GE(out[0], -128);
+  EXPECT_LE(out[0], -127);
+}
+
+TEST(FixedPoint, ExactValues) {
+  EXPECT_EQ(fixed_point::exp_on_negative_values(0, 5), INT32_MAX);
+  EXPECT_EQ(fixed_point::logistic(0, 4), 1 << 30);
+  EXPECT_EQ(fixed_point::tanh(0, 4), 0);
+  // Saturating / rounding power-of-two products.
+  EXPECT_EQ(fixed_point::saturating_rounding_mul_by_pot(1 << 29, 2), INT32_MAX);
+  EXPECT_EQ(fixed_point::saturating_rounding_mul_by_pot(-(1 << 29), 2), INT32_MIN);
+  EXPECT_EQ(fixed_point::saturating_rounding_mul_by_pot(3, -1), 2);
+  EXPECT_EQ(fixed_point::saturating_rounding_mul_by_pot(-3, -1), -2);
+  EXPECT_EQ(fixed_point::rounding_half_sum(3, 4), 4);
+  EXPECT_EQ(fixed_point::rounding_half_sum(-3, -4), -4);
+  // 1/x of 2.0 in Q12 (raw 2^20): 0.5, returned as ~1.0 with one bit over unit.
+  int bits = 0;
+  const int32_t r = fixed_point::reciprocal(1 << 20, 12, &bits);
+  EXPECT_EQ(bits, 1);
+  EXPECT_GE(r, INT32_MAX - 2);
+}
+
+TEST(FixedPoint, ApproximatesTheRealFunctions) {
+  for (int i = 0; i <= 64; ++i) {
+    const double x = -i / 4.0;                                // 0 .. -16
+    const int32_t raw = static_cast<int32_t>(x * (1 << 26));  // Q5.26
+    EXPECT_NEAR(fixed_point::exp_on_negative_values(raw, 5) / kQ31, std::exp(x), 1e-6) << x;
+  }
+  for (int i = -28; i <= 28; ++i) {
+    const double x = i / 4.0;  // -7 .. 7 in Q4.27
+    const int32_t raw = static_cast<int32_t>(x * (1 << 27));
+    EXPECT_NEAR(fixed_point::logistic(raw, 4) / kQ31, 1.0 / (1.0 + std::exp(-x)), 1e-6) << x;
+    EXPECT_NEAR(fixed_point::tanh(raw, 4) / kQ31, std::tanh(x), 1e-6) << x;
+  }
+  for (int i = 0; i < 16; ++i) {
+    const double x = i / 16.0;
+    const int32_t raw = static_cast<int32_t>(x * kQ31);
+    EXPECT_NEAR(fixed_point::one_over_one_plus_x_for_x_in_0_1(raw) / kQ31, 1.0 / (1.0 + x), 1e-6);
+    EXPECT_NEAR(fixed_point::one_minus_x_over_one_plus_x_for_x_in_0_1(raw) / kQ31,
+                (1.0 - x) / (1.0 + x), 1e-6);
+  }
+}
+
+}  // namespace
+}  // namespace tinyaot

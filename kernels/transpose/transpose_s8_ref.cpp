@@ -1,0 +1,39 @@
+// Reference TRANSPOSE: a gather; all index arithmetic was done at compile time.
+#include "kernels/copy/gather.h"
+#include "kernels/transpose/transpose.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const TransposeParams*>(raw);
+  return validate_gather(p.source, p.input_elements, in_bytes, num_inputs, out_bytes, num_outputs);
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const TransposeParams*>(args.params);
+  run_gather(p.source, static_cast<const int8_t*>(args.inputs[0].data),
+             static_cast<int8_t*>(args.outputs[0].data));
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_transpose_s8_ref = {
+    "transpose_s8_ref",
+    "transpose",
+    1,
+    sizeof(TransposeParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:s8[input_elements] -> output:s8[box]; "
+    "params=TransposeParams{StridedBox{rank,offset,dims[6],steps[6]},input_elements}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,137 @@
+// Reference TRANSPOSE_CONV: TFLite Micro's scatter-then-requantize integer
+// semantics. Sums are order-independent under two's-complement wrapping, so
+// the loop nest is free to gather each filter tap's input-channel sum first.
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/transpose_conv/transpose_conv.h"
+
+namespace tinyaot {
+namespace {
+
+// TFLite's int32 accumulation wraps on the targets it runs on; doing the
+// same without signed-overflow UB keeps corrupt constants from aborting a
+// sanitized build.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+int64_t output_elements(const TransposeConvParams& p) {
+  const int32_t dims[] = {p.batches, p.output_h, p.output_w, p.output_depth};
+  return checked_elements(dims, 4);
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const TransposeConvParams*>(raw);
+  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
+  const int32_t filter_dims[] = {p.output_depth, p.filter_h, p.filter_w, p.input_depth};
+  const int64_t input_size = checked_elements(input_dims, 4);
+  const int64_t filter_size = checked_elements(filter_dims, 4);
+  const int64_t output_size = output_elements(p);
+  int64_t scratch_size, quant_size;
+  if (input_size < 0 || filter_size < 0 || output_size < 0 ||
+      !checked_mul(output_size, sizeof(int32_t), &scratch_size) ||
+      !checked_mul(p.output_depth, sizeof(ChannelQuant), &quant_size))
+    return Status::kBadParams;
+  if (in_bytes[0] != input_size || in_bytes[1] != filter_size || in_bytes[2] != quant_size ||
+      out_bytes[0] != output_size)
+    return Status::kBadParams;
+  if (p.stride_h < 1 || p.stride_w < 1 || p.pad_top < 0 || p.pad_left < 0)
+    return Status::kBadParams;
+  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
+      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+uint32_t scratch_bytes(const void* raw) {
+  return transpose_conv_s8_ref_scratch_bytes(*static_cast<const TransposeConvParams*>(raw));
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const TransposeConvParams*>(args.params);
+  const uint32_t need = transpose_conv_s8_ref_scratch_bytes(p);
+  if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kBadArgument;
+  if (reinterpret_cast<uintptr_t>(args.scratch.data) % alignof(int32_t) != 0)
+    return Status::kMisaligned;
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  auto* acc = static_cast<int32_t*>(args.scratch.data);
+
+  const int32_t total = static_cast<int32_t>(output_elements(p));
+  for (int32_t i = 0; i < total; ++i) acc[i] = 0;
+
+  for (int32_t b = 0; b < p.batches; ++b) {
+    for (int32_t in_y = 0; in_y < p.input_h; ++in_y) {
+      // 64-bit: stride * position may exceed int32 for absurd (valid) strides.
+      const int64_t origin_y = int64_t{in_y} * p.stride_h - p.pad_top;
+      for (int32_t in_x = 0; in_x < p.input_w; ++in_x) {
+        const int64_t origin_x = int64_t{in_x} * p.stride_w - p.pad_left;
+        const int8_t* pixel = input + ((b * p.input_h + in_y) * p.input_w + in_x) * p.input_depth;
+        for (int32_t f_y = 0; f_y < p.filter_h; ++f_y) {
+          const int64_t out_y = origin_y + f_y;
+          if (out_y < 0 || out_y >= p.output_h) continue;
+          for (int32_t f_x = 0; f_x < p.filter_w; ++f_x) {
+            const int64_t out_x = origin_x + f_x;
+            if (out_x < 0 || out_x >= p.output_w) continue;
+            int32_t* target =
+                acc + ((b * p.output_h + static_cast<int32_t>(out_y)) * p.output_w +
+                       static_cast<int32_t>(out_x)) *
+                          p.output_depth;
+            for (int32_t oc = 0; oc < p.output_depth; ++oc) {
+              const int8_t* weights =
+                  filter + ((oc * p.filter_h + f_y) * p.filter_w + f_x) * p.input_depth;
+              int32_t sum = 0;
+              for (int32_t ic = 0; ic < p.input_depth; ++ic)
+                sum = wrapping_add(sum, (pixel[ic] + p.input_offset) * weights[ic]);
+              target[oc] = wrapping_add(target[oc], sum);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  for (int32_t i = 0; i < total; ++i) {
+    const ChannelQuant& q = quant[i % p.output_depth];
+    int32_t value = requantize(wrapping_add(acc[i], q.bias), q.multiplier, q.shift, args.rounding);
+    value = wrapping_add(value, p.output_offset);
+    output[i] = static_cast<int8_t>(clamp_i32(value, p.act_min, p.act_max));
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+uint32_t transpose_conv_s8_ref_scratch_bytes(const TransposeConvParams& params) {
+  const int64_t elements = output_elements(params);
+  // Same bound as validate(): sizes stay within int32.
+  if (elements < 0 || elements > int64_t{INT32_MAX} / 4) return UINT32_MAX;
+  return static_cast<uint32_t>(elements * 4);
+}
+
+const KernelDescriptor kernel_transpose_conv_s8_ref = {
+    "transpose_conv_s8_ref",
+    "transpose_conv",
+    1,
+    sizeof(TransposeConvParams),
+    3,
+    3,
+    1,
+    IsaClass::kScalar,
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s8[output_depth,filter_h,filter_w,input_depth], "
+    "quant:ChannelQuant[output_depth] -> output:s8[batches,output_h,output_w,output_depth]; "
+    "scratch:s32[batches,output_h,output_w,output_depth]; "
+    "params=TransposeConvParams{batches,input_h,input_w,input_depth,filter_h,filter_w,output_h,"
+    "output_w,output_depth,stride_h,stride_w,pad_top,pad_left,input_offset,output_offset,act_min,"
+    "act_max}",
+    run,
+    validate,
+    scratch_bytes,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,299 @@
+// The loader: every claim a program makes is checked here, before anything
+// runs, so that a program that loads cannot make a kernel touch memory
+// outside its operands.
+#include <string.h>
+
+#include "tinyaot/runtime.h"
+
+namespace tinyaot {
+namespace {
+
+// The ISA class of this build, from the compiler's predefined macros. A
+// unit test may force it with TINYAOT_RUNTIME_ISA.
+#if defined(TINYAOT_RUNTIME_ISA)
+constexpr bool kAcceptsAnyIsa = false;
+constexpr IsaClass kRuntimeIsa = static_cast<IsaClass>(TINYAOT_RUNTIME_ISA);
+#elif defined(__arm__) && defined(__ARM_FEATURE_MVE)
+constexpr bool kAcceptsAnyIsa = false;
+constexpr IsaClass kRuntimeIsa = IsaClass::kMve;
+#elif defined(__arm__) && defined(__ARM_FEATURE_DSP)
+constexpr bool kAcceptsAnyIsa = false;
+constexpr IsaClass kRuntimeIsa = IsaClass::kDsp;
+#elif defined(__arm__)
+constexpr bool kAcceptsAnyIsa = false;
+constexpr IsaClass kRuntimeIsa = IsaClass::kScalar;
+#else
+// Host: portable implementations of every variant, so a program planned
+// for any core can be validated here before it is flashed.
+constexpr bool kAcceptsAnyIsa = true;
+constexpr IsaClass kRuntimeIsa = IsaClass::kMve;
+#endif
+
+bool section_fits(uint32_t file_bytes, uint32_t offset, uint64_t count, uint64_t item_bytes) {
+  const uint64_t end = static_cast<uint64_t>(offset) + count * item_bytes;
+  return count <= 0xffffffffu && end <= file_bytes;
+}
+
+bool aligned(uint32_t value, uint32_t alignment) { return value % alignment == 0; }
+
+uint32_t dtype_bytes(uint32_t dtype) {
+  switch (static_cast<DType>(dtype)) {
+    case DType::kInt8:
+      return 1;
+    case DType::kInt16:
+      return 2;
+    case DType::kInt32:
+    case DType::kFloat32:
+      return 4;
+  }
+  return 0;
+}
+
+Status check_sections(const ProgramHeader& h) {
+  const uint32_t n = h.file_bytes;
+  if (!section_fits(n, h.inputs_offset, h.num_inputs, sizeof(IoDesc)) ||
+      !section_fits(n, h.outputs_offset, h.num_outputs, sizeof(IoDesc)) ||
+      !section_fits(n, h.ops_offset, h.num_ops, sizeof(OpRecord)) ||
+      !section_fits(n, h.operands_offset, h.num_operands, sizeof(BufferRef)) ||
+      !section_fits(n, h.kernels_offset, h.num_kernels, sizeof(AbiEntry)) ||
+      !section_fits(n, h.params_offset, h.params_bytes, 1) ||
+      !section_fits(n, h.constants_offset, h.constants_bytes, 1) ||
+      !section_fits(n, h.debug_offset, h.debug_bytes, 1)) {
+    log_message("tinyaot: a section lies outside the %u-byte program", n);
+    return Status::kSectionOutOfFile;
+  }
+  if (!aligned(h.inputs_offset, 4) || !aligned(h.outputs_offset, 4) || !aligned(h.ops_offset, 4) ||
+      !aligned(h.operands_offset, 4) || !aligned(h.kernels_offset, 4) ||
+      !aligned(h.params_offset, 4) || !aligned(h.constants_offset, kConstantAlignment)) {
+    log_message("tinyaot: a section offset is not aligned");
+    return Status::kMisaligned;
+  }
+  return Status::kOk;
+}
+
+Status check_target(const ProgramHeader& h) {
+  if (h.core >= static_cast<uint32_t>(Core::kCount) || h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
+      h.isa > static_cast<uint32_t>(core_isa(static_cast<Core>(h.core)))) {
+    log_message("tinyaot: unknown target (core %u, ISA class %u)", h.core, h.isa);
+    return Status::kUnknownTarget;
+  }
+  if (!kAcceptsAnyIsa && h.isa != static_cast<uint32_t>(kRuntimeIsa)) {
+    log_message("tinyaot: program planned for %s (ISA class %s); this runtime is built for ISA class %s",
+                core_name(static_cast<Core>(h.core)), isa_name(static_cast<IsaClass>(h.isa)),
+                isa_name(kRuntimeIsa));
+    return Status::kIsaMismatch;
+  }
+  if (h.rounding > static_cast<uint32_t>(Rounding::kSingle)) {
+    log_message("tinyaot: unknown rounding mode %u", h.rounding);
+    return Status::kBadRounding;
+  }
+  return Status::kOk;
+}
+
+Status check_io(const IoDesc* descs, uint32_t count, uint32_t arena_bytes, const char* kind) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const IoDesc& d = descs[i];
+    const uint32_t element_bytes = dtype_bytes(d.dtype);
+    uint64_t elements = 1;
+    bool ok = element_bytes != 0 && d.rank <= kMaxRank && d.name[kNameBytes - 1] == '\0';
+    for (uint32_t r = 0; ok && r < d.rank; ++r) {
+      ok = d.dims[r] >= 1 && elements * static_cast<uint64_t>(d.dims[r]) <= 0x7fffffffu;
+      if (ok) elements *= static_cast<uint64_t>(d.dims[r]);
+    }
+    ok = ok && elements * element_bytes == d.bytes &&
+         static_cast<uint64_t>(d.arena_offset) + d.bytes <= arena_bytes &&
+         aligned(d.arena_offset, element_bytes);
+    if (!ok) {
+      log_message("tinyaot: %s %u description is malformed or outside the arena", kind, i);
+      return Status::kBadIo;
+    }
+  }
+  return Status::kOk;
+}
+
+bool names_equal(const char* program_name, const char* runtime_name) {
+  return strncmp(program_name, runtime_name, kNameBytes) == 0;
+}
+
+Status check_abi(const Program& p) {
+  for (uint32_t i = 0; i < p.header->num_kernels; ++i) {
+    const AbiEntry& e = p.kernels[i];
+    if (e.name[kNameBytes - 1] != '\0') {
+      log_message("tinyaot: kernel table entry %u has an unterminated name", i);
+      return Status::kAbiMismatch;
+    }
+    const KernelDescriptor* d = find_kernel(e.kernel_id);
+    if (d == nullptr) {
+      log_message("tinyaot: operator '%s' (kernel id %u) is not in this runtime (%u kernels)", e.name,
+                  e.kernel_id, kernel_count());
+      return Status::kUnknownKernel;
+    }
+    if (!names_equal(e.name, d->name)) {
+      log_message("tinyaot: kernel id %u is '%s' in the program but '%s' in this runtime", e.kernel_id,
+                  e.name, d->name);
+      return Status::kAbiMismatch;
+    }
+    if (e.version != d->version) {
+      log_message("tinyaot: operator '%s': program built for version %u, runtime has version %u",
+                  e.name, e.version, d->version);
+      return Status::kAbiMismatch;
+    }
+    if (e.params_bytes != d->params_bytes || e.min_inputs != d->min_inputs ||
+        e.max_inputs != d->max_inputs || e.num_outputs != d->num_outputs ||
+        e.isa != static_cast<uint8_t>(d->isa)) {
+      log_message(
+          "tinyaot: operator '%s': program expects params %u bytes, %u-%u inputs, %u outputs; "
+          "runtime has params %u bytes, %u-%u inputs, %u outputs",
+          e.name, e.params_bytes, e.min_inputs, e.max_inputs, e.num_outputs, d->params_bytes,
+          d->min_inputs, d->max_inputs, d->num_outputs);
+      return Status::kAbiMismatch;
+    }
+    if (e.fingerprint != abi_fingerprint(*d)) {
+      log_message("tinyaot: operator '%s': argument signature differs (program %x, runtime %x: %s)",
+                  e.name, e.fingerprint, abi_fingerprint(*d), d->signature);
+      return Status::kAbiMismatch;
+    }
+  }
+  return Status::kOk;
+}
+
+Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable, uint32_t op_index,
+                     const char* name) {
+  if (ref.region > static_cast<uint32_t>(Region::kConstants)) {
+    log_message("tinyaot: operation %u (%s): operand in unknown region %u", op_index, name, ref.region);
+    return Status::kOperandOutOfBounds;
+  }
+  const bool in_arena = ref.region == static_cast<uint32_t>(Region::kArena);
+  if (writable && !in_arena) {
+    log_message("tinyaot: operation %u (%s): output or scratch is not in the arena", op_index, name);
+    return Status::kOperandNotWritable;
+  }
+  const uint32_t limit = in_arena ? h.arena_bytes : h.constants_bytes;
+  if (static_cast<uint64_t>(ref.offset) + ref.bytes > limit) {
+    log_message("tinyaot: operation %u (%s): operand [%u, +%u) outside the %s (%u bytes)", op_index,
+                name, ref.offset, ref.bytes, in_arena ? "arena" : "constants", limit);
+    return Status::kOperandOutOfBounds;
+  }
+  if (!in_arena && !aligned(ref.offset, 4)) {
+    log_message("tinyaot: operation %u (%s): constant operand not 4-byte aligned", op_index, name);
+    return Status::kMisaligned;
+  }
+  return Status::kOk;
+}
+
+Status check_operation(const Program& p, uint32_t index) {
+  const ProgramHeader& h = *p.header;
+  const OpRecord& op = p.ops[index];
+  if (op.kernel >= h.num_kernels) {
+    log_message("tinyaot: operation %u: kernel index %u out of the table", index, op.kernel);
+    return Status::kUnknownKernel;
+  }
+  const AbiEntry& entry = p.kernels[op.kernel];
+  const KernelDescriptor& d = *find_kernel(entry.kernel_id);
+  const uint32_t total = static_cast<uint32_t>(op.num_inputs) + op.num_outputs;
+  if (op.num_inputs < d.min_inputs || op.num_inputs > d.max_inputs ||
+      op.num_outputs != d.num_outputs || total > kMaxOperands ||
+      static_cast<uint64_t>(op.first_operand) + total > h.num_operands ||
+      op.params_bytes != d.params_bytes || !aligned(op.params_offset, 4) ||
+      static_cast<uint64_t>(op.params_offset) + op.params_bytes > h.params_bytes) {
+    log_message("tinyaot: operation %u (%s): malformed record", index, d.name);
+    return Status::kBadOperation;
+  }
+  uint32_t input_bytes[kMaxOperands];
+  uint32_t output_bytes[kMaxOperands];
+  for (uint32_t i = 0; i < total; ++i) {
+    const BufferRef& ref = p.operands[op.first_operand + i];
+    const bool is_output = i >= op.num_inputs;
+    const Status s = check_operand(h, ref, is_output, index, d.name);
+    if (s != Status::kOk) return s;
+    if (is_output) {
+      output_bytes[i - op.num_inputs] = ref.bytes;
+    } else {
+      input_bytes[i] = ref.bytes;
+    }
+  }
+  if (op.scratch.bytes != 0) {
+    const Status s = check_operand(h, op.scratch, true, index, d.name);
+    if (s != Status::kOk) return s;
+    if (!aligned(op.scratch.offset, 4)) return Status::kMisaligned;
+  }
+  const void* params = p.params + op.params_offset;
+  if (d.validate(params, input_bytes, op.num_inputs, output_bytes, op.num_outputs) != Status::kOk) {
+    log_message("tinyaot: operation %u (%s): parameters do not match its operands", index, d.name);
+    return Status::kBadParams;
+  }
+  // Memory safety needs at least the kernel's own need; the check build
+  // (executor) demands equality.
+  const uint32_t need = d.scratch_bytes ? d.scratch_bytes(params) : 0;
+  if (op.scratch.bytes < need) {
+    log_message("tinyaot: operation %u (%s): planned scratch %u bytes, kernel needs %u", index, d.name,
+                op.scratch.bytes, need);
+    return Status::kScratchMismatch;
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+bool runtime_accepts_any_isa() { return kAcceptsAnyIsa; }
+IsaClass runtime_isa() { return kRuntimeIsa; }
+uint32_t runtime_context_bytes() { return sizeof(Program) + kMaxOperands * sizeof(Operand); }
+
+Status load_program(const void* data, uint32_t bytes, Program* program) {
+  if (data == nullptr || program == nullptr) return Status::kNullArgument;
+  memset(program, 0, sizeof(*program));
+  const auto* base = static_cast<const uint8_t*>(data);
+  if (reinterpret_cast<uintptr_t>(base) % kConstantAlignment != 0) {
+    log_message("tinyaot: program data must be %u-byte aligned", kConstantAlignment);
+    return Status::kMisaligned;
+  }
+  if (bytes < sizeof(ProgramHeader)) {
+    log_message("tinyaot: program is %u bytes, shorter than its header", bytes);
+    return Status::kTruncated;
+  }
+  const auto* h = reinterpret_cast<const ProgramHeader*>(base);
+  if (memcmp(h->magic, kProgramMagic, sizeof(kProgramMagic)) != 0) {
+    log_message("tinyaot: bad magic: not a tinyaot program");
+    return Status::kBadMagic;
+  }
+  if (h->format_version != kProgramFormatVersion) {
+    log_message("tinyaot: program format version %u, this runtime reads version %u",
+                h->format_version, kProgramFormatVersion);
+    return Status::kUnsupportedVersion;
+  }
+  if (h->file_bytes < sizeof(ProgramHeader) || h->file_bytes > bytes) {
+    log_message("tinyaot: program declares %u bytes but %u are present", h->file_bytes, bytes);
+    return Status::kTruncated;
+  }
+  if (program_checksum(base, h->file_bytes) != h->checksum) {
+    log_message("tinyaot: checksum mismatch: the program is corrupt");
+    return Status::kChecksumMismatch;
+  }
+  Status s = check_sections(*h);
+  if (s != Status::kOk) return s;
+  if (s = check_target(*h); s != Status::kOk) return s;
+  if (!aligned(h->arena_bytes, kArenaAlignment)) {
+    log_message("tinyaot: arena size %u is not a multiple of %u", h->arena_bytes, kArenaAlignment);
+    return Status::kBadHeader;
+  }
+  Program p;
+  p.base = base;
+  p.header = h;
+  p.inputs = reinterpret_cast<const IoDesc*>(base + h->inputs_offset);
+  p.outputs = reinterpret_cast<const IoDesc*>(base + h->outputs_offset);
+  p.ops = reinterpret_cast<const OpRecord*>(base + h->ops_offset);
+  p.operands = reinterpret_cast<const BufferRef*>(base + h->operands_offset);
+  p.kernels = reinterpret_cast<const AbiEntry*>(base + h->kernels_offset);
+  p.params = base + h->params_offset;
+  p.constants = base + h->constants_offset;
+  if (s = check_io(p.inputs, h->num_inputs, h->arena_bytes, "input"); s != Status::kOk) return s;
+  if (s = check_io(p.outputs, h->num_outputs, h->arena_bytes, "output"); s != Status::kOk) return s;
+  if (s = check_abi(p); s != Status::kOk) return s;
+  for (uint32_t i = 0; i < h->num_ops; ++i) {
+    if (s = check_operation(p, i); s != Status::kOk) return s;
+  }
+  *program = p;
+  return Status::kOk;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Idempotent, non-interactive setup for a fresh Debian 12 machine: installs
+# every package tinyaot needs (Debian and pinned npm), then builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build clang clang-format libclang-rt-dev
+  libgtest-dev libgmock-dev flatbuffers-compiler libflatbuffers-dev
+  libcli11-dev nlohmann-json3-dev nodejs npm python3
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The independent oracle (tfjs-tflite), pinned by tests/oracle/package-lock.json.
+if [ ! -f tests/oracle/node_modules/.package-lock.json ] ||
+   ! cmp -s tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json; then
+  echo "setup: installing the tfjs-tflite oracle (npm ci)"
+  npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error
+  cp tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json
+fi
+
+echo "setup: building (build/)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j2

@@ -1,0 +1,76 @@
+// Golden vectors: every shared model compiles with the default options and
+// reproduces TFLite Micro's outputs (double rounding) byte for byte.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace tinyaot::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GoldenModel {
+  std::string set;  // "golden" or "golden-ops"
+  std::string name;
+};
+
+std::vector<GoldenModel> golden_models(const std::string& set) {
+  std::vector<GoldenModel> models;
+  const auto shared = shared_dir();
+  if (!shared) return models;
+  for (const auto& entry : fs::directory_iterator(fs::path(*shared) / set))
+    if (fs::exists(entry.path() / "manifest.json")) models.push_back({set, entry.path().filename().string()});
+  std::sort(models.begin(), models.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return models;
+}
+
+class Golden : public ::testing::TestWithParam<GoldenModel> {};
+
+// Compiles for `target` and checks every vector of the manifest.
+void check_model(const GoldenModel& model, const Target& target) {
+  const fs::path dir = fs::path(*shared_dir()) / model.set / model.name;
+  std::ifstream manifest_file(dir / "manifest.json");
+  const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
+  const fs::path model_path = fs::weakly_canonical(dir / manifest["model_file"].get<std::string>());
+  const std::vector<uint8_t> tflite = read_file(model_path.string());
+  CompileOptions options;
+  options.target = target;
+  options.model_name = model.name;
+  const Compilation compilation = compile_model(tflite.data(), tflite.size(), options);
+  ASSERT_GT(manifest["vectors"].size(), 0u);
+  for (const auto& vector : manifest["vectors"]) {
+    std::vector<std::vector<uint8_t>> inputs, outputs;
+    for (const auto& name : vector["inputs"]) inputs.push_back(read_file((dir / name.get<std::string>()).string()));
+    ASSERT_EQ(run_on_host(compilation.program, inputs, &outputs), Status::kOk) << "vector " << vector["index"];
+    ASSERT_EQ(outputs.size(), vector["outputs"].size());
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const auto expected = read_file((dir / vector["outputs"][k].get<std::string>()).string());
+      ASSERT_EQ(outputs[k].size(), expected.size());
+      size_t differing = 0, first = 0;
+      for (size_t i = 0; i < expected.size(); ++i)
+        if (outputs[k][i] != expected[i] && differing++ == 0) first = i;
+      EXPECT_EQ(differing, 0u) << model.name << " vector " << vector["index"] << " output " << k << ": "
+                               << differing << " of " << expected.size() << " bytes differ, first at " << first
+                               << " (got " << int(int8_t(outputs[k][first])) << ", want "
+                               << int(int8_t(expected[first])) << ")";
+    }
+  }
+}
+
+TEST_P(Golden, BitExactDefaultTarget) {
+  if (!shared_dir()) GTEST_SKIP() << "../shared is absent";
+  check_model(GetParam(), Target{});
+}
+
+std::string test_name(const ::testing::TestParamInfo<GoldenModel>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(golden_models("golden")), test_name);
+INSTANTIATE_TEST_SUITE_P(Ops, Golden, ::testing::ValuesIn(golden_models("golden-ops")), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Golden);
+
+}  // namespace
+}  // namespace tinyaot::test

@@ -1,0 +1,25 @@
+// Shared helpers for the test suite: where ../shared is, file I/O, and a
+// one-call compile -> load -> run path through the same pipeline as the CLI.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compile.h"
+
+namespace tinyaot::test {
+
+// ../shared beside the project root, or nullopt (tests then GTEST_SKIP).
+std::optional<std::string> shared_dir();
+
+std::vector<uint8_t> read_file(const std::string& path);
+void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
+
+// Runs a compiled program on the host runtime. Returns the runtime status
+// and fills `outputs` (one byte vector per program output).
+Status run_on_host(const std::vector<uint8_t>& program, const std::vector<std::vector<uint8_t>>& inputs,
+                   std::vector<std::vector<uint8_t>>* outputs);
+
+}  // namespace tinyaot::test

@@ -1,0 +1,189 @@
+// The tinyaot command line: compile, run, report, verify.
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "compiler/compile.h"
+#include "compiler/emit/report.h"
+#include "file_io.h"
+#include "tinyaot/runtime.h"
+
+namespace tinyaot::cli {
+namespace {
+
+// A usage or input problem: printed as "tinyaot: <message>", exit code 1.
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void log_to_stderr(const char* line) { std::cerr << line << "\n"; }
+
+// The loader needs 16-byte alignment; keep the program in aligned storage.
+class AlignedProgram {
+ public:
+  explicit AlignedProgram(const std::vector<uint8_t>& bytes)
+      : storage_(bytes.size() + kConstantAlignment), size_(static_cast<uint32_t>(bytes.size())) {
+    const auto misalignment = reinterpret_cast<uintptr_t>(storage_.data()) % kConstantAlignment;
+    data_ = storage_.data() + (misalignment ? kConstantAlignment - misalignment : 0);
+    if (!bytes.empty()) std::memcpy(data_, bytes.data(), bytes.size());
+  }
+  const uint8_t* data() const { return data_; }
+  uint32_t size() const { return size_; }
+
+ private:
+  std::vector<uint8_t> storage_;
+  uint8_t* data_;
+  uint32_t size_;
+};
+
+Program load_or_fail(const AlignedProgram& bytes, const std::string& path) {
+  Program program;
+  const Status status = load_program(bytes.data(), bytes.size(), &program);
+  if (status != Status::kOk)
+    throw Failure("'" + path + "' does not load: " + status_text(status) + " (" + status_name(status) + ")");
+  return program;
+}
+
+struct CompileArgs {
+  std::string model, output, target = "cortex-m4", isa, rounding = "tflm";
+  bool quiet = false, strip = false;
+};
+
+int do_compile(const CompileArgs& a) {
+  CompileOptions options;
+  options.target.core = parse_core(a.target);
+  options.target.isa = resolve_isa(options.target.core, a.isa);
+  options.target.rounding = parse_rounding(a.rounding);
+  options.model_name = std::filesystem::path(a.model).stem().string();
+  options.debug_info = !a.strip;
+  if (!a.quiet) options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
+  const std::vector<uint8_t> model = read_file(a.model);
+  const Compilation c = compile_model(model.data(), model.size(), options);
+  write_files_atomically({{a.output, c.program}});
+  if (!a.quiet)
+    std::cerr << "tinyaot: wrote " << a.output << " (" << c.program.size() << " bytes; arena " << c.plan.arena_bytes
+              << " bytes, lower bound " << c.plan.lower_bound_bytes << ", " << c.ops.size() << " operations)\n";
+  return 0;
+}
+
+struct RunArgs {
+  std::string program;
+  std::vector<std::string> inputs, outputs;
+};
+
+int do_run(const RunArgs& a) {
+  const AlignedProgram bytes(read_file(a.program));
+  const Program program = load_or_fail(bytes, a.program);
+  const ProgramHeader& h = *program.header;
+  if (a.inputs.size() != h.num_inputs)
+    throw Failure("the program takes " + std::to_string(h.num_inputs) + " input(s), " +
+                  std::to_string(a.inputs.size()) + " given");
+  if (a.outputs.size() != h.num_outputs)
+    throw Failure("the program produces " + std::to_string(h.num_outputs) + " output(s), " +
+                  std::to_string(a.outputs.size()) + " given");
+  std::vector<uint8_t> arena_storage(h.arena_bytes + kArenaAlignment, 0);
+  uint8_t* arena = arena_storage.data() + (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.data()) % kArenaAlignment) % kArenaAlignment;
+  for (uint32_t i = 0; i < h.num_inputs; ++i) {
+    const std::vector<uint8_t> data = read_file(a.inputs[i]);
+    const IoDesc& d = program.inputs[i];
+    if (data.size() != d.bytes)
+      throw Failure("input " + std::to_string(i) + " ('" + d.name + "') needs " + std::to_string(d.bytes) +
+                    " bytes; '" + a.inputs[i] + "' has " + std::to_string(data.size()));
+    std::memcpy(input_data(program, arena, i), data.data(), data.size());
+  }
+  const Status status = run_program(program, arena, h.arena_bytes);
+  if (status != Status::kOk) throw Failure(std::string("run failed: ") + status_text(status) + " (" + status_name(status) + ")");
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
+  for (uint32_t i = 0; i < h.num_outputs; ++i) {
+    const uint8_t* out = output_data(program, arena, i);
+    files.push_back({a.outputs[i], std::vector<uint8_t>(out, out + program.outputs[i].bytes)});
+  }
+  write_files_atomically(files);
+  return 0;
+}
+
+struct ReportArgs {
+  std::string program, svg;
+  bool json = false;
+};
+
+int do_report(const ReportArgs& a) {
+  nlohmann::json report;
+  try {
+    report = program_report(read_file(a.program));
+  } catch (const CompileError& e) {
+    throw Failure("'" + a.program + "': " + e.what());
+  }
+  if (a.json) {
+    std::cout << report.dump(1) << "\n";
+  } else {
+    std::cout << report_text(report);
+  }
+  return 0;
+}
+
+int do_verify(const std::string& path) {
+  const AlignedProgram bytes(read_file(path));
+  const Program program = load_or_fail(bytes, path);
+  const ProgramHeader& h = *program.header;
+  std::cout << path << ": ok: " << core_name(static_cast<Core>(h.core)) << " ("
+            << isa_name(static_cast<IsaClass>(h.isa)) << "), rounding "
+            << rounding_name(static_cast<Rounding>(h.rounding)) << ", " << h.num_ops << " operations, "
+            << h.num_kernels << " kernels, every operator ABI matches this runtime\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace tinyaot::cli
+
+int main(int argc, char** argv) {
+  using namespace tinyaot;
+  using namespace tinyaot::cli;
+  set_log_hook(log_to_stderr);
+  CLI::App app{"tinyaot: ahead-of-time compiler and runtime for int8 TFLite models on Cortex-M"};
+  app.require_subcommand(1);
+
+  CompileArgs compile_args;
+  auto* compile = app.add_subcommand("compile", "Compile a .tflite model into a planned .tao program");
+  compile->add_option("model", compile_args.model, "int8 .tflite model")->required()->check(CLI::ExistingFile);
+  compile->add_option("-o,--output", compile_args.output, "program to write (.tao)")->required();
+  compile->add_option("--target", compile_args.target, "core: cortex-m0, m0plus, m3, m4, m7, m23, m33, m35p, m52, m55, m85")
+      ->capture_default_str();
+  compile->add_option("--isa", compile_args.isa, "lower the ISA class: scalar, dsp or mve (never above the core's)");
+  compile->add_option("--rounding", compile_args.rounding, "requantization rounding: tflm (double) or single")
+      ->capture_default_str();
+  compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
+  compile->add_flag("-q,--quiet", compile_args.quiet, "no progress lines");
+
+  RunArgs run_args;
+  auto* run = app.add_subcommand("run", "Run a program on the host runtime");
+  run->add_option("program", run_args.program, ".tao program")->required()->check(CLI::ExistingFile);
+  run->add_option("--input", run_args.inputs, "raw little-endian input tensor, in the model's input order")
+      ->required();
+  run->add_option("--output", run_args.outputs, "file for each output tensor, in the model's output order")
+      ->required();
+
+  ReportArgs report_args;
+  auto* report = app.add_subcommand("report", "Show a program's memory plan and operations");
+  report->add_option("program", report_args.program, ".tao program")->required()->check(CLI::ExistingFile);
+  report->add_flag("--json", report_args.json, "machine-readable JSON");
+
+  std::string verify_path;
+  auto* verify = app.add_subcommand("verify", "Check a program against this runtime (format, target, operator ABI)");
+  verify->add_option("program", verify_path, ".tao program")->required()->check(CLI::ExistingFile);
+
+  try {
+    app.parse(argc, argv);
+    if (*compile) return do_compile(compile_args);
+    if (*run) return do_run(run_args);
+    if (*report) return do_report(report_args);
+    if (*verify) return do_verify(verify_path);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "tinyaot: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}

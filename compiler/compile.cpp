@@ -1,6 +1,8 @@
 #include "compiler/compile.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "compiler/emit/program_writer.h"
 #include "compiler/import/tflite_importer.h"
@@ -46,8 +48,8 @@ void collect_buffers(Compilation& c) {
     const LoweredOp& op = c.ops[static_cast<size_t>(i)];
     if (op.scratch_bytes == 0) continue;
     BufferRequest request;
-    request.name = std::string("scratch:") + find_kernel(static_cast<uint32_t>(op.kernel))->name + "#" +
-                   std::to_string(i);
+    request.name = std::string("scratch:") + find_kernel(static_cast<uint32_t>(op.kernel))->name +
+                   "#" + std::to_string(i);
     request.kind = BufferRequest::Kind::kScratch;
     request.tensor = i;
     request.bytes = op.scratch_bytes;
@@ -56,6 +58,95 @@ void collect_buffers(Compilation& c) {
     c.scratch_buffer[static_cast<size_t>(i)] = static_cast<int32_t>(c.buffers.size());
     c.buffers.push_back(request);
   }
+}
+
+// Tensors each lowered op reads and writes, at storage level.
+struct OpTensors {
+  std::vector<int32_t> reads, writes;
+};
+
+std::vector<OpTensors> op_tensors(const Compilation& c) {
+  std::vector<OpTensors> out(c.ops.size());
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    for (const LoweredOperand& operand : c.ops[i].inputs)
+      if (operand.tensor >= 0 &&
+          !c.graph.tensors[static_cast<size_t>(operand.tensor)].is_constant())
+        out[i].reads.push_back(c.graph.storage_of(operand.tensor));
+    for (int32_t t : c.ops[i].outputs) out[i].writes.push_back(c.graph.storage_of(t));
+  }
+  return out;
+}
+
+// A topological order that, at each step, runs the ready operation leaving
+// the fewest bytes alive: on graphs that branch (residual adds,
+// concatenations) finishing one branch before starting the next lowers the
+// peak. Returns an order of op indices.
+std::vector<size_t> memory_greedy_order(const Compilation& c) {
+  const std::vector<OpTensors> io = op_tensors(c);
+  const size_t n = c.ops.size();
+  std::map<int32_t, size_t> producer;
+  std::map<int32_t, size_t> remaining_readers;
+  for (size_t i = 0; i < n; ++i) {
+    for (int32_t t : io[i].writes) producer[t] = i;
+    for (int32_t t : io[i].reads) ++remaining_readers[t];
+  }
+  std::vector<size_t> order;
+  std::vector<bool> done(n, false);
+  std::set<int32_t> outputs;
+  for (int32_t t : c.graph.outputs) outputs.insert(c.graph.storage_of(t));
+  auto bytes_of = [&](int32_t t) { return c.graph.tensors[static_cast<size_t>(t)].bytes(); };
+  for (size_t step = 0; step < n; ++step) {
+    size_t best = n;
+    int64_t best_delta = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (done[i]) continue;
+      bool ready = true;
+      for (int32_t t : io[i].reads)
+        if (producer.count(t) && !done[producer[t]]) ready = false;
+      if (!ready) continue;
+      int64_t delta = 0;  // bytes allocated minus bytes freed by running i
+      for (int32_t t : io[i].writes) delta += bytes_of(t);
+      for (int32_t t : io[i].reads)
+        if (remaining_readers[t] == 1 && !outputs.count(t)) delta -= bytes_of(t);
+      if (best == n || delta < best_delta) {
+        best = i;
+        best_delta = delta;
+      }
+    }
+    done[best] = true;
+    for (int32_t t : io[best].reads) --remaining_readers[t];
+    order.push_back(best);
+  }
+  return order;
+}
+
+void apply_order(Compilation& c, const std::vector<size_t>& order) {
+  std::vector<LoweredOp> ops;
+  std::vector<int32_t> op_of;
+  for (size_t i : order) {
+    ops.push_back(std::move(c.ops[i]));
+    op_of.push_back(c.op_of[i]);
+  }
+  c.ops = std::move(ops);
+  c.op_of = std::move(op_of);
+}
+
+// Keeps the model's order unless another valid order has a lower peak.
+void choose_schedule(Compilation& c) {
+  Compilation trial;
+  trial.graph = c.graph;
+  trial.ops = c.ops;
+  trial.op_of = c.op_of;
+  collect_buffers(trial);
+  const uint32_t original = lower_bound_bytes(trial.buffers);
+  const std::vector<size_t> order = memory_greedy_order(c);
+  Compilation reordered;
+  reordered.graph = c.graph;
+  reordered.ops = c.ops;
+  reordered.op_of = c.op_of;
+  apply_order(reordered, order);
+  collect_buffers(reordered);
+  if (lower_bound_bytes(reordered.buffers) < original) apply_order(c, order);
 }
 
 }  // namespace
@@ -107,7 +198,8 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   Compilation c;
   progress("import");
   c.graph = import_tflite(tflite, bytes);
-  run_pipeline(c.graph, options.target, [&](const PassInfo& pass) { progress(std::string("pass ") + pass.name); });
+  run_pipeline(c.graph, options.target,
+               [&](const PassInfo& pass) { progress(std::string("pass ") + pass.name); });
   progress("lower");
   for (size_t i = 0; i < c.graph.operations.size(); ++i) {
     c.ops.push_back(lower_operation(c.graph, c.graph.operations[i], options.target));
@@ -115,6 +207,7 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   }
   if (c.ops.empty()) throw CompileError("model: no operations are left to run after the pipeline");
   progress("plan");
+  choose_schedule(c);
   collect_buffers(c);
   c.plan = plan_memory(c.buffers);
   const std::string problem = verify_plan(c.buffers, c.plan);

@@ -7,7 +7,8 @@ namespace tinyaot {
 const std::vector<PassInfo>& pipeline() {
   static const std::vector<PassInfo> passes = {
       {"resolve-activations", "fused activations become int8 clamp ranges", resolve_activations},
-      {"fold-activations", "standalone RELU/RELU6 folded into the producer's clamp", fold_activations},
+      {"fold-activations", "standalone RELU/RELU6 folded into the producer's clamp",
+       fold_activations},
       {"fold-pad", "explicit PAD folded into the following convolution",
        [](Graph& graph, const Target&) { fold_pad_into_conv(graph); }},
       {"alias-reshapes", "RESHAPE/SQUEEZE/EXPAND_DIMS become views (no copy, no bytes)",

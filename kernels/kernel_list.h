@@ -7,24 +7,32 @@
 // size, lowering, tests) and add one line here.
 #pragma once
 
-#include "kernels/fully_connected/fully_connected.h"
-#include "kernels/transpose_conv/transpose_conv.h"
-#include "kernels/batch_matmul/batch_matmul.h"
-#include "kernels/conv2d/conv2d.h"
-#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
-#include "kernels/copy/copy.h"
-#include "kernels/pad/pad.h"
-#include "kernels/concatenation/concatenation.h"
-#include "kernels/transpose/transpose.h"
-#include "kernels/strided_slice/strided_slice.h"
-#include "kernels/pooling/pooling.h"
-#include "kernels/mean/mean.h"
-#include "kernels/softmax/softmax.h"
-#include "kernels/elementwise/elementwise.h"
 #include "kernels/activation/activation.h"
+#include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/concatenation/concatenation.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/copy/copy.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/elementwise/elementwise.h"
+#include "kernels/fully_connected/fully_connected.h"
+#include "kernels/mean/mean.h"
+#include "kernels/pad/pad.h"
+#include "kernels/pooling/pooling.h"
 #include "kernels/quantize/quantize.h"
+#include "kernels/softmax/softmax.h"
+#include "kernels/strided_slice/strided_slice.h"
+#include "kernels/transpose/transpose.h"
+#include "kernels/transpose_conv/transpose_conv.h"
 
-#define TINYAOT_KERNEL_LIST(X) X(fully_connected_s8_ref) X(transpose_conv_s8_ref) X(batch_matmul_s8_ref) X(conv2d_s8_ref) X(depthwise_conv2d_s8_ref) X(copy_s8) X(pad_s8_ref) X(concatenation_s8_ref) X(transpose_s8_ref) X(strided_slice_s8_ref) X(avg_pool2d_s8_ref) X(max_pool2d_s8_ref) X(mean_s8_ref) X(softmax_s8_ref) X(add_s8_ref) X(sub_s8_ref) X(mul_s8_ref) X(maximum_s8_ref) X(minimum_s8_ref) X(lut_s8_ref) X(quantize_f32_s8_ref) X(dequantize_s8_f32_ref)
+#define TINYAOT_KERNEL_LIST(X)                                                                     \
+  X(fully_connected_s8_ref)                                                                        \
+  X(transpose_conv_s8_ref) X(batch_matmul_s8_ref) X(conv2d_s8_ref) X(depthwise_conv2d_s8_ref)      \
+      X(copy_s8) X(pad_s8_ref) X(concatenation_s8_ref) X(transpose_s8_ref) X(strided_slice_s8_ref) \
+          X(avg_pool2d_s8_ref) X(max_pool2d_s8_ref) X(mean_s8_ref) X(softmax_s8_ref) X(add_s8_ref) \
+              X(sub_s8_ref) X(mul_s8_ref) X(maximum_s8_ref) X(minimum_s8_ref) X(lut_s8_ref)        \
+                  X(quantize_f32_s8_ref) X(dequantize_s8_f32_ref) X(conv2d_s8_1x1)                 \
+                      X(conv2d_s8_im2col_dsp) X(conv2d_s8_im2col_mve) X(depthwise_conv2d_s8_3x3)   \
+                          X(fully_connected_s8_mve)
 
 namespace tinyaot {
 

@@ -72,15 +72,17 @@ Status check_sections(const ProgramHeader& h) {
 }
 
 Status check_target(const ProgramHeader& h) {
-  if (h.core >= static_cast<uint32_t>(Core::kCount) || h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
+  if (h.core >= static_cast<uint32_t>(Core::kCount) ||
+      h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
       h.isa > static_cast<uint32_t>(core_isa(static_cast<Core>(h.core)))) {
     log_message("tinyaot: unknown target (core %u, ISA class %u)", h.core, h.isa);
     return Status::kUnknownTarget;
   }
   if (!kAcceptsAnyIsa && h.isa != static_cast<uint32_t>(kRuntimeIsa)) {
-    log_message("tinyaot: program planned for %s (ISA class %s); this runtime is built for ISA class %s",
-                core_name(static_cast<Core>(h.core)), isa_name(static_cast<IsaClass>(h.isa)),
-                isa_name(kRuntimeIsa));
+    log_message(
+        "tinyaot: program planned for %s (ISA class %s); this runtime is built for ISA class %s",
+        core_name(static_cast<Core>(h.core)), isa_name(static_cast<IsaClass>(h.isa)),
+        isa_name(kRuntimeIsa));
     return Status::kIsaMismatch;
   }
   if (h.rounding > static_cast<uint32_t>(Rounding::kSingle)) {
@@ -124,13 +126,13 @@ Status check_abi(const Program& p) {
     }
     const KernelDescriptor* d = find_kernel(e.kernel_id);
     if (d == nullptr) {
-      log_message("tinyaot: operator '%s' (kernel id %u) is not in this runtime (%u kernels)", e.name,
-                  e.kernel_id, kernel_count());
+      log_message("tinyaot: operator '%s' (kernel id %u) is not in this runtime (%u kernels)",
+                  e.name, e.kernel_id, kernel_count());
       return Status::kUnknownKernel;
     }
     if (!names_equal(e.name, d->name)) {
-      log_message("tinyaot: kernel id %u is '%s' in the program but '%s' in this runtime", e.kernel_id,
-                  e.name, d->name);
+      log_message("tinyaot: kernel id %u is '%s' in the program but '%s' in this runtime",
+                  e.kernel_id, e.name, d->name);
       return Status::kAbiMismatch;
     }
     if (e.version != d->version) {
@@ -160,12 +162,14 @@ Status check_abi(const Program& p) {
 Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable, uint32_t op_index,
                      const char* name) {
   if (ref.region > static_cast<uint32_t>(Region::kConstants)) {
-    log_message("tinyaot: operation %u (%s): operand in unknown region %u", op_index, name, ref.region);
+    log_message("tinyaot: operation %u (%s): operand in unknown region %u", op_index, name,
+                ref.region);
     return Status::kOperandOutOfBounds;
   }
   const bool in_arena = ref.region == static_cast<uint32_t>(Region::kArena);
   if (writable && !in_arena) {
-    log_message("tinyaot: operation %u (%s): output or scratch is not in the arena", op_index, name);
+    log_message("tinyaot: operation %u (%s): output or scratch is not in the arena", op_index,
+                name);
     return Status::kOperandNotWritable;
   }
   const uint32_t limit = in_arena ? h.arena_bytes : h.constants_bytes;
@@ -226,8 +230,8 @@ Status check_operation(const Program& p, uint32_t index) {
   // (executor) demands equality.
   const uint32_t need = d.scratch_bytes ? d.scratch_bytes(params) : 0;
   if (op.scratch.bytes < need) {
-    log_message("tinyaot: operation %u (%s): planned scratch %u bytes, kernel needs %u", index, d.name,
-                op.scratch.bytes, need);
+    log_message("tinyaot: operation %u (%s): planned scratch %u bytes, kernel needs %u", index,
+                d.name, op.scratch.bytes, need);
     return Status::kScratchMismatch;
   }
   return Status::kOk;

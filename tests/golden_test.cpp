@@ -23,8 +23,10 @@ std::vector<GoldenModel> golden_models(const std::string& set) {
   const auto shared = shared_dir();
   if (!shared) return models;
   for (const auto& entry : fs::directory_iterator(fs::path(*shared) / set))
-    if (fs::exists(entry.path() / "manifest.json")) models.push_back({set, entry.path().filename().string()});
-  std::sort(models.begin(), models.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    if (fs::exists(entry.path() / "manifest.json"))
+      models.push_back({set, entry.path().filename().string()});
+  std::sort(models.begin(), models.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
   return models;
 }
 
@@ -44,8 +46,10 @@ void check_model(const GoldenModel& model, const Target& target) {
   ASSERT_GT(manifest["vectors"].size(), 0u);
   for (const auto& vector : manifest["vectors"]) {
     std::vector<std::vector<uint8_t>> inputs, outputs;
-    for (const auto& name : vector["inputs"]) inputs.push_back(read_file((dir / name.get<std::string>()).string()));
-    ASSERT_EQ(run_on_host(compilation.program, inputs, &outputs), Status::kOk) << "vector " << vector["index"];
+    for (const auto& name : vector["inputs"])
+      inputs.push_back(read_file((dir / name.get<std::string>()).string()));
+    ASSERT_EQ(run_on_host(compilation.program, inputs, &outputs), Status::kOk)
+        << "vector " << vector["index"];
     ASSERT_EQ(outputs.size(), vector["outputs"].size());
     for (size_t k = 0; k < outputs.size(); ++k) {
       const auto expected = read_file((dir / vector["outputs"][k].get<std::string>()).string());
@@ -53,9 +57,10 @@ void check_model(const GoldenModel& model, const Target& target) {
       size_t differing = 0, first = 0;
       for (size_t i = 0; i < expected.size(); ++i)
         if (outputs[k][i] != expected[i] && differing++ == 0) first = i;
-      EXPECT_EQ(differing, 0u) << model.name << " vector " << vector["index"] << " output " << k << ": "
-                               << differing << " of " << expected.size() << " bytes differ, first at " << first
-                               << " (got " << int(int8_t(outputs[k][first])) << ", want "
+      EXPECT_EQ(differing, 0u) << model.name << " vector " << vector["index"] << " output " << k
+                               << ": " << differing << " of " << expected.size()
+                               << " bytes differ, first at " << first << " (got "
+                               << int(int8_t(outputs[k][first])) << ", want "
                                << int(int8_t(expected[first])) << ")";
     }
   }

@@ -7,6 +7,7 @@
 #include "compiler/compile.h"
 #include "compiler/emit/report.h"
 #include "file_io.h"
+#include "qemu_runner.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::cli {
@@ -41,7 +42,8 @@ Program load_or_fail(const AlignedProgram& bytes, const std::string& path) {
   Program program;
   const Status status = load_program(bytes.data(), bytes.size(), &program);
   if (status != Status::kOk)
-    throw Failure("'" + path + "' does not load: " + status_text(status) + " (" + status_name(status) + ")");
+    throw Failure("'" + path + "' does not load: " + status_text(status) + " (" +
+                  status_name(status) + ")");
   return program;
 }
 
@@ -57,18 +59,20 @@ int do_compile(const CompileArgs& a) {
   options.target.rounding = parse_rounding(a.rounding);
   options.model_name = std::filesystem::path(a.model).stem().string();
   options.debug_info = !a.strip;
-  if (!a.quiet) options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
+  if (!a.quiet)
+    options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
   const std::vector<uint8_t> model = read_file(a.model);
   const Compilation c = compile_model(model.data(), model.size(), options);
   write_files_atomically({{a.output, c.program}});
   if (!a.quiet)
-    std::cerr << "tinyaot: wrote " << a.output << " (" << c.program.size() << " bytes; arena " << c.plan.arena_bytes
-              << " bytes, lower bound " << c.plan.lower_bound_bytes << ", " << c.ops.size() << " operations)\n";
+    std::cerr << "tinyaot: wrote " << a.output << " (" << c.program.size() << " bytes; arena "
+              << c.plan.arena_bytes << " bytes, lower bound " << c.plan.lower_bound_bytes << ", "
+              << c.ops.size() << " operations)\n";
   return 0;
 }
 
 struct RunArgs {
-  std::string program;
+  std::string program, on;
   std::vector<std::string> inputs, outputs;
 };
 
@@ -83,17 +87,27 @@ int do_run(const RunArgs& a) {
     throw Failure("the program produces " + std::to_string(h.num_outputs) + " output(s), " +
                   std::to_string(a.outputs.size()) + " given");
   std::vector<uint8_t> arena_storage(h.arena_bytes + kArenaAlignment, 0);
-  uint8_t* arena = arena_storage.data() + (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.data()) % kArenaAlignment) % kArenaAlignment;
+  uint8_t* arena =
+      arena_storage.data() +
+      (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.data()) % kArenaAlignment) %
+          kArenaAlignment;
   for (uint32_t i = 0; i < h.num_inputs; ++i) {
     const std::vector<uint8_t> data = read_file(a.inputs[i]);
     const IoDesc& d = program.inputs[i];
     if (data.size() != d.bytes)
-      throw Failure("input " + std::to_string(i) + " ('" + d.name + "') needs " + std::to_string(d.bytes) +
-                    " bytes; '" + a.inputs[i] + "' has " + std::to_string(data.size()));
+      throw Failure("input " + std::to_string(i) + " ('" + d.name + "') needs " +
+                    std::to_string(d.bytes) + " bytes; '" + a.inputs[i] + "' has " +
+                    std::to_string(data.size()));
     std::memcpy(input_data(program, arena, i), data.data(), data.size());
   }
+  if (!a.on.empty()) {
+    run_on_qemu(qemu_core(a.on), a.program, a.inputs, a.outputs);
+    return 0;
+  }
   const Status status = run_program(program, arena, h.arena_bytes);
-  if (status != Status::kOk) throw Failure(std::string("run failed: ") + status_text(status) + " (" + status_name(status) + ")");
+  if (status != Status::kOk)
+    throw Failure(std::string("run failed: ") + status_text(status) + " (" + status_name(status) +
+                  ")");
   std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
   for (uint32_t i = 0; i < h.num_outputs; ++i) {
     const uint8_t* out = output_data(program, arena, i);
@@ -115,6 +129,10 @@ int do_report(const ReportArgs& a) {
   } catch (const CompileError& e) {
     throw Failure("'" + a.program + "': " + e.what());
   }
+  if (!a.svg.empty()) {
+    const std::string svg = report_svg(report);
+    write_files_atomically({{a.svg, std::vector<uint8_t>(svg.begin(), svg.end())}});
+  }
   if (a.json) {
     std::cout << report.dump(1) << "\n";
   } else {
@@ -129,8 +147,9 @@ int do_verify(const std::string& path) {
   const ProgramHeader& h = *program.header;
   std::cout << path << ": ok: " << core_name(static_cast<Core>(h.core)) << " ("
             << isa_name(static_cast<IsaClass>(h.isa)) << "), rounding "
-            << rounding_name(static_cast<Rounding>(h.rounding)) << ", " << h.num_ops << " operations, "
-            << h.num_kernels << " kernels, every operator ABI matches this runtime\n";
+            << rounding_name(static_cast<Rounding>(h.rounding)) << ", " << h.num_ops
+            << " operations, " << h.num_kernels
+            << " kernels, every operator ABI matches this runtime\n";
   return 0;
 }
 
@@ -145,38 +164,68 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   CompileArgs compile_args;
-  auto* compile = app.add_subcommand("compile", "Compile a .tflite model into a planned .tao program");
-  compile->add_option("model", compile_args.model, "int8 .tflite model")->required()->check(CLI::ExistingFile);
+  auto* compile =
+      app.add_subcommand("compile", "Compile a .tflite model into a planned .tao program");
+  compile->add_option("model", compile_args.model, "int8 .tflite model")
+      ->required()
+      ->check(CLI::ExistingFile);
   compile->add_option("-o,--output", compile_args.output, "program to write (.tao)")->required();
-  compile->add_option("--target", compile_args.target, "core: cortex-m0, m0plus, m3, m4, m7, m23, m33, m35p, m52, m55, m85")
+  compile
+      ->add_option("--target", compile_args.target,
+                   "core: cortex-m0, m0plus, m3, m4, m7, m23, m33, m35p, m52, m55, m85")
       ->capture_default_str();
-  compile->add_option("--isa", compile_args.isa, "lower the ISA class: scalar, dsp or mve (never above the core's)");
-  compile->add_option("--rounding", compile_args.rounding, "requantization rounding: tflm (double) or single")
+  compile->add_option("--isa", compile_args.isa,
+                      "lower the ISA class: scalar, dsp or mve (never above the core's)");
+  compile
+      ->add_option("--rounding", compile_args.rounding,
+                   "requantization rounding: tflm (double) or single")
       ->capture_default_str();
   compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
   compile->add_flag("-q,--quiet", compile_args.quiet, "no progress lines");
 
   RunArgs run_args;
   auto* run = app.add_subcommand("run", "Run a program on the host runtime");
-  run->add_option("program", run_args.program, ".tao program")->required()->check(CLI::ExistingFile);
-  run->add_option("--input", run_args.inputs, "raw little-endian input tensor, in the model's input order")
+  run->add_option("program", run_args.program, ".tao program")
+      ->required()
+      ->check(CLI::ExistingFile);
+  run->add_option("--input", run_args.inputs,
+                  "raw little-endian input tensor, in the model's input order")
       ->required();
-  run->add_option("--output", run_args.outputs, "file for each output tensor, in the model's output order")
+  run->add_option("--output", run_args.outputs,
+                  "file for each output tensor, in the model's output order")
       ->required();
+  run->add_option("--on", run_args.on,
+                  "run on an emulated core instead of the host: qemu:cortex-m0|m3|m4|m7|m33|m55");
+
+  BenchArgs bench_args;
+  auto* bench = app.add_subcommand(
+      "bench", "Count instructions per inference and size flash and RAM on an emulated core");
+  bench->add_option("program", bench_args.program, ".tao program")
+      ->required()
+      ->check(CLI::ExistingFile);
+  bench->add_option("--on", bench_args.on, "qemu:cortex-m0|m3|m4|m7|m33|m55")->required();
+  bench->add_option("--input", bench_args.inputs,
+                    "input tensor(s) (default: one generated vector)");
+  bench->add_flag("--json", bench_args.json, "machine-readable JSON");
 
   ReportArgs report_args;
   auto* report = app.add_subcommand("report", "Show a program's memory plan and operations");
-  report->add_option("program", report_args.program, ".tao program")->required()->check(CLI::ExistingFile);
+  report->add_option("program", report_args.program, ".tao program")
+      ->required()
+      ->check(CLI::ExistingFile);
   report->add_flag("--json", report_args.json, "machine-readable JSON");
+  report->add_option("--svg", report_args.svg, "also draw the arena over time into this SVG file");
 
   std::string verify_path;
-  auto* verify = app.add_subcommand("verify", "Check a program against this runtime (format, target, operator ABI)");
+  auto* verify = app.add_subcommand(
+      "verify", "Check a program against this runtime (format, target, operator ABI)");
   verify->add_option("program", verify_path, ".tao program")->required()->check(CLI::ExistingFile);
 
   try {
     app.parse(argc, argv);
     if (*compile) return do_compile(compile_args);
     if (*run) return do_run(run_args);
+    if (*bench) return do_bench(bench_args);
     if (*report) return do_report(report_args);
     if (*verify) return do_verify(verify_path);
   } catch (const CLI::ParseError& e) {

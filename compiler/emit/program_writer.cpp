@@ -130,12 +130,14 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
   auto add_constant = [&](const std::vector<uint8_t>& data) {
     constants.align(kConstantAlignment);
     const uint32_t at = constants.append(data.data(), data.size());
-    return BufferRef{static_cast<uint32_t>(Region::kConstants), at, static_cast<uint32_t>(data.size())};
+    return BufferRef{static_cast<uint32_t>(Region::kConstants), at,
+                     static_cast<uint32_t>(data.size())};
   };
   auto arena_ref = [&](int32_t tensor) {
     const int32_t storage = g.storage_of(tensor);
     const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(storage)];
-    return BufferRef{static_cast<uint32_t>(Region::kArena), c.plan.offsets[static_cast<size_t>(buffer)],
+    return BufferRef{static_cast<uint32_t>(Region::kArena),
+                     c.plan.offsets[static_cast<size_t>(buffer)],
                      static_cast<uint32_t>(g.tensors[static_cast<size_t>(tensor)].bytes())};
   };
 
@@ -146,7 +148,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
     const LoweredOp& op = c.ops[i];
     OpRecord r{};
     r.kernel = kernel_index[op.kernel];
-    r.source_index = static_cast<uint16_t>(g.operations[static_cast<size_t>(c.op_of[i])].source_index);
+    r.source_index =
+        static_cast<uint16_t>(g.operations[static_cast<size_t>(c.op_of[i])].source_index);
     params.align(4);
     r.params_offset = params.append(op.params.data(), op.params.size());
     r.params_bytes = static_cast<uint32_t>(op.params.size());
@@ -160,7 +163,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
         auto found = constant_of_tensor.find(operand.tensor);
         if (found == constant_of_tensor.end())
           found = constant_of_tensor
-                      .emplace(operand.tensor, add_constant(*g.tensors[static_cast<size_t>(operand.tensor)].data))
+                      .emplace(operand.tensor,
+                               add_constant(*g.tensors[static_cast<size_t>(operand.tensor)].data))
                       .first;
         operands.push_back(found->second);
       } else {
@@ -169,8 +173,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
     }
     for (int32_t output : op.outputs) operands.push_back(arena_ref(output));
     if (c.scratch_buffer[i] >= 0) {
-      r.scratch = {static_cast<uint32_t>(Region::kArena), c.plan.offsets[static_cast<size_t>(c.scratch_buffer[i])],
-                   op.scratch_bytes};
+      r.scratch = {static_cast<uint32_t>(Region::kArena),
+                   c.plan.offsets[static_cast<size_t>(c.scratch_buffer[i])], op.scratch_bytes};
     }
     records.push_back(r);
   }

@@ -39,7 +39,8 @@ nlohmann::json io_json(const IoDesc& d) {
 
 std::string with_commas(uint64_t value) {
   std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<size_t>(i), ",");
   return digits;
 }
 
@@ -48,12 +49,16 @@ std::string with_commas(uint64_t value) {
 nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   // The loader wants 16-byte alignment; vector storage does not promise it.
   std::vector<uint8_t> storage(bytes.size() + kConstantAlignment);
-  uint8_t* aligned = storage.data() + (kConstantAlignment - reinterpret_cast<uintptr_t>(storage.data()) % kConstantAlignment) % kConstantAlignment;
+  uint8_t* aligned =
+      storage.data() +
+      (kConstantAlignment - reinterpret_cast<uintptr_t>(storage.data()) % kConstantAlignment) %
+          kConstantAlignment;
   if (!bytes.empty()) std::memcpy(aligned, bytes.data(), bytes.size());
   Program p;
   const Status status = load_program(aligned, static_cast<uint32_t>(bytes.size()), &p);
   if (status != Status::kOk)
-    throw CompileError(std::string("program does not load: ") + status_text(status) + " (" + status_name(status) + ")");
+    throw CompileError(std::string("program does not load: ") + status_text(status) + " (" +
+                       status_name(status) + ")");
   const ProgramHeader& h = *p.header;
   nlohmann::json j;
   j["format_version"] = h.format_version;
@@ -70,9 +75,9 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   for (uint32_t i = 0; i < h.num_outputs; ++i) j["outputs"].push_back(io_json(p.outputs[i]));
   nlohmann::json debug;
   if (h.debug_bytes > 0) {
-    debug = nlohmann::json::parse(reinterpret_cast<const char*>(p.base + h.debug_offset),
-                                  reinterpret_cast<const char*>(p.base + h.debug_offset + h.debug_bytes),
-                                  nullptr, false);
+    debug = nlohmann::json::parse(
+        reinterpret_cast<const char*>(p.base + h.debug_offset),
+        reinterpret_cast<const char*>(p.base + h.debug_offset + h.debug_bytes), nullptr, false);
     if (debug.is_discarded()) debug = nlohmann::json();
   }
   j["model"] = debug.value("model", "");
@@ -94,7 +99,8 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
     nlohmann::json in = nlohmann::json::array(), out = nlohmann::json::array();
     for (uint32_t k = 0; k < r.num_inputs + r.num_outputs; ++k) {
       const BufferRef& ref = p.operands[r.first_operand + k];
-      nlohmann::json b = {{"region", ref.region == 0 ? "arena" : "constants"}, {"offset", ref.offset},
+      nlohmann::json b = {{"region", ref.region == 0 ? "arena" : "constants"},
+                          {"offset", ref.offset},
                           {"bytes", ref.bytes}};
       (k < r.num_inputs ? in : out).push_back(b);
     }
@@ -110,35 +116,40 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
 
 std::string report_text(const nlohmann::json& r) {
   std::ostringstream s;
-  s << "program  " << r.value("model", "") << "  (" << with_commas(r["program_bytes"].get<uint64_t>())
-    << " bytes, format " << r["format_version"] << ")\n";
+  s << "program  " << r.value("model", "") << "  ("
+    << with_commas(r["program_bytes"].get<uint64_t>()) << " bytes, format " << r["format_version"]
+    << ")\n";
   s << "target   " << r["core"].get<std::string>() << ", ISA class " << r["isa"].get<std::string>()
     << ", rounding " << r["rounding"].get<std::string>() << "\n";
   s << "arena    " << with_commas(r["arena_bytes"].get<uint64_t>()) << " bytes   (lower bound "
-    << with_commas(r["lower_bound_bytes"].get<uint64_t>()) << ", planner " << r.value("planner", "") << ")\n";
-  s << "flash    " << with_commas(r["constants_bytes"].get<uint64_t>()) << " bytes of constants; runtime context "
-    << r["persistent_bytes"] << " bytes\n\n";
+    << with_commas(r["lower_bound_bytes"].get<uint64_t>()) << ", planner " << r.value("planner", "")
+    << ")\n";
+  s << "flash    " << with_commas(r["constants_bytes"].get<uint64_t>())
+    << " bytes of constants; runtime context " << r["persistent_bytes"] << " bytes\n\n";
   for (const char* kind : {"inputs", "outputs"}) {
     for (const auto& io : r[kind]) {
-      s << (std::string(kind) == "inputs" ? "input    " : "output   ") << io["name"].get<std::string>() << " "
-        << io["dtype"].get<std::string>() << io["shape"].dump() << " at arena+" << io["offset"] << " ("
-        << io["bytes"] << " bytes, scale " << io["scale"] << ", zero point " << io["zero_point"] << ")\n";
+      s << (std::string(kind) == "inputs" ? "input    " : "output   ")
+        << io["name"].get<std::string>() << " " << io["dtype"].get<std::string>()
+        << io["shape"].dump() << " at arena+" << io["offset"] << " (" << io["bytes"]
+        << " bytes, scale " << io["scale"] << ", zero point " << io["zero_point"] << ")\n";
     }
   }
-  s << "\n  #  src  operator            kernel                        output @ offset      bytes  scratch\n";
+  s << "\n  #  src  operator            kernel                        output @ offset      bytes  "
+       "scratch\n";
   for (const auto& o : r["operations"]) {
     const auto& out = o["outputs"].empty() ? nlohmann::json::object() : o["outputs"][0];
-    s << std::setw(3) << o["index"].get<int>() << std::setw(5) << o["source_index"].get<int>() << "  "
-      << std::left << std::setw(19) << o.value("type", "") << " " << std::setw(29) << o["kernel"].get<std::string>()
-      << std::right << std::setw(10) << out.value("offset", 0u) << std::setw(17) << out.value("bytes", 0u)
-      << std::setw(9) << o["scratch_bytes"].get<uint32_t>() << "\n";
+    s << std::setw(3) << o["index"].get<int>() << std::setw(5) << o["source_index"].get<int>()
+      << "  " << std::left << std::setw(19) << o.value("type", "") << " " << std::setw(29)
+      << o["kernel"].get<std::string>() << std::right << std::setw(10) << out.value("offset", 0u)
+      << std::setw(17) << out.value("bytes", 0u) << std::setw(9)
+      << o["scratch_bytes"].get<uint32_t>() << "\n";
   }
   if (!r["buffers"].empty()) {
     s << "\nbuffers (offset, bytes, alive during operations)\n";
     for (const auto& b : r["buffers"]) {
-      s << "  " << std::setw(8) << b["offset"].get<uint32_t>() << std::setw(9) << b["bytes"].get<uint32_t>() << "  ["
-        << b["first_op"] << ".." << b["last_op"] << "]  " << (b["kind"] == "scratch" ? "scratch " : "")
-        << b["name"].get<std::string>() << "\n";
+      s << "  " << std::setw(8) << b["offset"].get<uint32_t>() << std::setw(9)
+        << b["bytes"].get<uint32_t>() << "  [" << b["first_op"] << ".." << b["last_op"] << "]  "
+        << (b["kind"] == "scratch" ? "scratch " : "") << b["name"].get<std::string>() << "\n";
     }
   }
   return s.str();

@@ -73,8 +73,7 @@ Activation to_activation(tflite::ActivationFunctionType a, const std::string& wh
     case tflite::ActivationFunctionType::RELU6:
       return Activation::kRelu6;
     default:
-      fail(where + ": fused activation " +
-           std::string(tflite::EnumNameActivationFunctionType(a)) +
+      fail(where + ": fused activation " + std::string(tflite::EnumNameActivationFunctionType(a)) +
            " is not supported (supported: NONE, RELU, RELU_N1_TO_1, RELU6)");
   }
 }
@@ -228,7 +227,9 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
       fail(label + " has rank " + std::to_string(t->shape()->size()) + "; at most " +
            std::to_string(kMaxRank) + " is supported");
     for (int32_t d : *t->shape()) {
-      if (d < 1) fail(label + " has a dimension of " + std::to_string(d) + " (dynamic or empty shapes are not supported)");
+      if (d < 1)
+        fail(label + " has a dimension of " + std::to_string(d) +
+             " (dynamic or empty shapes are not supported)");
       tensor.shape.push_back(d);
       elements *= d;
       if (elements * 4 > kMaxTensorBytes) fail(label + " is too large (its size overflows)");
@@ -236,7 +237,8 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
   }
   if (auto* q = t->quantization()) {
     if (q->scale()) tensor.quant.scales.assign(q->scale()->begin(), q->scale()->end());
-    if (q->zero_point()) tensor.quant.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
+    if (q->zero_point())
+      tensor.quant.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
     tensor.quant.axis = q->quantized_dimension();
     for (float s : tensor.quant.scales)
       if (!(s > 0.0f) || !std::isfinite(s)) fail(label + " has a non-positive or non-finite scale");
@@ -260,8 +262,8 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
     fail(label + " keeps its data outside the flatbuffer (models over 2 GB are not supported)");
   if (buffer->data() && buffer->data()->size() > 0) {
     if (static_cast<int64_t>(buffer->data()->size()) != tensor.bytes())
-      fail(label + " has " + std::to_string(buffer->data()->size()) + " bytes of data, its shape needs " +
-           std::to_string(tensor.bytes()));
+      fail(label + " has " + std::to_string(buffer->data()->size()) +
+           " bytes of data, its shape needs " + std::to_string(tensor.bytes()));
     tensor.data.emplace(buffer->data()->begin(), buffer->data()->end());
   }
   if (tensor.dtype == DType::kInt8 && tensor.quant.empty())
@@ -272,7 +274,8 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
 }  // namespace
 
 Graph import_tflite(const uint8_t* data, size_t bytes) {
-  if (data == nullptr || bytes < 8) fail("model: file is empty or truncated (" + std::to_string(bytes) + " bytes)");
+  if (data == nullptr || bytes < 8)
+    fail("model: file is empty or truncated (" + std::to_string(bytes) + " bytes)");
   if (!flatbuffers::BufferHasIdentifier(data, tflite::ModelIdentifier()))
     fail("model: missing the TFL3 file identifier: not a TensorFlow Lite model");
   flatbuffers::Verifier verifier(data, bytes);
@@ -280,7 +283,8 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
     fail("model: the flatbuffer is corrupt or truncated (verification failed)");
   const tflite::Model* model = tflite::GetModel(data);
   if (model->version() != 3)
-    fail("model: schema version " + std::to_string(model->version()) + " (only version 3 is supported)");
+    fail("model: schema version " + std::to_string(model->version()) +
+         " (only version 3 is supported)");
   if (!model->subgraphs() || model->subgraphs()->size() != 1)
     fail("model: has " + std::to_string(model->subgraphs() ? model->subgraphs()->size() : 0) +
          " subgraphs; tinyaot compiles models with exactly one");
@@ -291,7 +295,8 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
   Graph graph;
   const int32_t num_tensors = static_cast<int32_t>(subgraph->tensors()->size());
   for (int32_t i = 0; i < num_tensors; ++i)
-    graph.tensors.push_back(read_tensor(model, i, subgraph->tensors()->Get(static_cast<uint32_t>(i))));
+    graph.tensors.push_back(
+        read_tensor(model, i, subgraph->tensors()->Get(static_cast<uint32_t>(i))));
 
   auto check_tensor_index = [&](int32_t index, const std::string& where, bool optional) {
     if (optional && index == -1) return;
@@ -303,7 +308,8 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
   for (int32_t index : *subgraph->inputs()) {
     check_tensor_index(index, "model input", false);
     if (graph.tensors[static_cast<size_t>(index)].is_constant())
-      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) + " is a constant");
+      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) +
+           " is a constant");
     graph.inputs.push_back(index);
     available.insert(index);
   }
@@ -315,19 +321,23 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
   for (const tflite::Operator* op : *subgraph->operators()) {
     std::string where = "operator " + std::to_string(op_index);
     if (!codes || op->opcode_index() >= codes->size())
-      fail(where + ": operator code index " + std::to_string(op->opcode_index()) + " does not exist");
+      fail(where + ": operator code index " + std::to_string(op->opcode_index()) +
+           " does not exist");
     const tflite::OperatorCode* code = codes->Get(op->opcode_index());
-    const int32_t builtin = std::max<int32_t>(static_cast<int32_t>(code->builtin_code()),
-                                              static_cast<int32_t>(code->deprecated_builtin_code()));
+    const int32_t builtin =
+        std::max<int32_t>(static_cast<int32_t>(code->builtin_code()),
+                          static_cast<int32_t>(code->deprecated_builtin_code()));
     const auto builtin_op = static_cast<tflite::BuiltinOperator>(builtin);
     if (builtin_op == tflite::BuiltinOperator::CUSTOM) {
-      fail(where + " is the custom operator '" + (code->custom_code() ? code->custom_code()->str() : "?") +
+      fail(where + " is the custom operator '" +
+           (code->custom_code() ? code->custom_code()->str() : "?") +
            "', which tinyaot does not support; supported operators: " + supported_op_names());
     }
     const auto found = op_map().find(builtin_op);
     if (found == op_map().end()) {
       const char* name = tflite::EnumNameBuiltinOperator(builtin_op);
-      fail(where + " is " + (name && *name ? std::string(name) : "builtin " + std::to_string(builtin)) +
+      fail(where + " is " +
+           (name && *name ? std::string(name) : "builtin " + std::to_string(builtin)) +
            ", which tinyaot does not support; supported operators: " + supported_op_names());
     }
     Operation operation;
@@ -362,7 +372,8 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
     }
     for (int32_t t : operation.outputs)
       if (graph.tensors[static_cast<size_t>(t)].dtype != DType::kInt8 &&
-          !(operation.type == OpType::kDequantize && graph.tensors[static_cast<size_t>(t)].dtype == DType::kFloat32))
+          !(operation.type == OpType::kDequantize &&
+            graph.tensors[static_cast<size_t>(t)].dtype == DType::kFloat32))
         fail(where + ": output " + tensor_label(t, subgraph->tensors()->Get(t)) + " has type " +
              tflite::EnumNameTensorType(subgraph->tensors()->Get(t)->type()) +
              "; operators must produce int8 (float32 only from DEQUANTIZE)");
@@ -379,7 +390,8 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
   for (int32_t index : graph.inputs) {
     const DType dtype = graph.tensors[static_cast<size_t>(index)].dtype;
     if (dtype != DType::kInt8 && dtype != DType::kFloat32)
-      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) + " must be int8 or float32");
+      fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) +
+           " must be int8 or float32");
   }
   if (graph.operations.empty()) fail("model: has no operators");
   return graph;

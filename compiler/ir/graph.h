@@ -13,36 +13,36 @@
 namespace tinyaot {
 
 // The operators tinyaot imports. The names are TFLite's builtin names.
-#define TINYAOT_OP_LIST(X)                         \
-  X(kConv2d, "CONV_2D")                            \
-  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D")         \
-  X(kFullyConnected, "FULLY_CONNECTED")            \
-  X(kAveragePool2d, "AVERAGE_POOL_2D")             \
-  X(kMaxPool2d, "MAX_POOL_2D")                     \
-  X(kAdd, "ADD")                                   \
-  X(kSub, "SUB")                                   \
-  X(kMul, "MUL")                                   \
-  X(kSoftmax, "SOFTMAX")                           \
-  X(kReshape, "RESHAPE")                           \
-  X(kSqueeze, "SQUEEZE")                           \
-  X(kExpandDims, "EXPAND_DIMS")                    \
-  X(kPad, "PAD")                                   \
-  X(kPadV2, "PADV2")                               \
-  X(kMean, "MEAN")                                 \
-  X(kConcatenation, "CONCATENATION")               \
-  X(kQuantize, "QUANTIZE")                         \
-  X(kDequantize, "DEQUANTIZE")                     \
-  X(kLogistic, "LOGISTIC")                         \
-  X(kTanh, "TANH")                                 \
-  X(kRelu, "RELU")                                 \
-  X(kRelu6, "RELU6")                               \
-  X(kHardSwish, "HARD_SWISH")                      \
-  X(kLeakyRelu, "LEAKY_RELU")                      \
-  X(kMaximum, "MAXIMUM")                           \
-  X(kMinimum, "MINIMUM")                           \
-  X(kTranspose, "TRANSPOSE")                       \
-  X(kStridedSlice, "STRIDED_SLICE")                \
-  X(kTransposeConv, "TRANSPOSE_CONV")              \
+#define TINYAOT_OP_LIST(X)                 \
+  X(kConv2d, "CONV_2D")                    \
+  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D") \
+  X(kFullyConnected, "FULLY_CONNECTED")    \
+  X(kAveragePool2d, "AVERAGE_POOL_2D")     \
+  X(kMaxPool2d, "MAX_POOL_2D")             \
+  X(kAdd, "ADD")                           \
+  X(kSub, "SUB")                           \
+  X(kMul, "MUL")                           \
+  X(kSoftmax, "SOFTMAX")                   \
+  X(kReshape, "RESHAPE")                   \
+  X(kSqueeze, "SQUEEZE")                   \
+  X(kExpandDims, "EXPAND_DIMS")            \
+  X(kPad, "PAD")                           \
+  X(kPadV2, "PADV2")                       \
+  X(kMean, "MEAN")                         \
+  X(kConcatenation, "CONCATENATION")       \
+  X(kQuantize, "QUANTIZE")                 \
+  X(kDequantize, "DEQUANTIZE")             \
+  X(kLogistic, "LOGISTIC")                 \
+  X(kTanh, "TANH")                         \
+  X(kRelu, "RELU")                         \
+  X(kRelu6, "RELU6")                       \
+  X(kHardSwish, "HARD_SWISH")              \
+  X(kLeakyRelu, "LEAKY_RELU")              \
+  X(kMaximum, "MAXIMUM")                   \
+  X(kMinimum, "MINIMUM")                   \
+  X(kTranspose, "TRANSPOSE")               \
+  X(kStridedSlice, "STRIDED_SLICE")        \
+  X(kTransposeConv, "TRANSPOSE_CONV")      \
   X(kBatchMatMul, "BATCH_MATMUL")
 
 enum class OpType : uint8_t {
@@ -96,22 +96,22 @@ struct Attributes {
   int32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   int32_t depth_multiplier = 1;
   Activation activation = Activation::kNone;
-  bool keep_num_dims = false;  // FULLY_CONNECTED
-  bool keep_dims = false;      // MEAN
-  int32_t axis = 0;            // CONCATENATION
-  float beta = 1.0f;           // SOFTMAX
-  float alpha = 0.0f;          // LEAKY_RELU
+  bool keep_num_dims = false;         // FULLY_CONNECTED
+  bool keep_dims = false;             // MEAN
+  int32_t axis = 0;                   // CONCATENATION
+  float beta = 1.0f;                  // SOFTMAX
+  float alpha = 0.0f;                 // LEAKY_RELU
   bool adj_x = false, adj_y = false;  // BATCH_MATMUL
   int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
-          shrink_axis_mask = 0;  // STRIDED_SLICE
-  bool offset = false;           // STRIDED_SLICE
+          shrink_axis_mask = 0;       // STRIDED_SLICE
+  bool offset = false;                // STRIDED_SLICE
   std::vector<int32_t> squeeze_dims;  // SQUEEZE
 };
 
 struct Operation {
   OpType type;
-  int32_t source_index = 0;  // operator index in the imported model
-  std::vector<int32_t> inputs;   // tensor ids; -1 for an omitted optional input
+  int32_t source_index = 0;     // operator index in the imported model
+  std::vector<int32_t> inputs;  // tensor ids; -1 for an omitted optional input
   std::vector<int32_t> outputs;
   Attributes attrs;
   // Output clamp in the output's quantized domain, from the fused activation

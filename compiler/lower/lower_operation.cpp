@@ -1,5 +1,4 @@
 #include "compiler/lower/lowering.h"
-
 #include "kernels/lowerings.h"
 
 namespace tinyaot {
@@ -12,35 +11,64 @@ LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target&
   switch (op.type) {
     case OpType::kFullyConnected:
       return lower_fully_connected(graph, op, target);
-    case OpType::kTransposeConv: return lower_transpose_conv(graph, op, target);
-    case OpType::kBatchMatMul: return lower_batch_matmul(graph, op, target);
-    case OpType::kConv2d: return lower_conv2d(graph, op, target);
-    case OpType::kDepthwiseConv2d: return lower_depthwise_conv2d(graph, op, target);
-    case OpType::kReshape: return lower_reshape(graph, op, target);
-    case OpType::kSqueeze: return lower_reshape(graph, op, target);
-    case OpType::kExpandDims: return lower_reshape(graph, op, target);
-    case OpType::kPad: return lower_pad(graph, op, target);
-    case OpType::kPadV2: return lower_pad(graph, op, target);
-    case OpType::kConcatenation: return lower_concatenation(graph, op, target);
-    case OpType::kTranspose: return lower_transpose(graph, op, target);
-    case OpType::kStridedSlice: return lower_strided_slice(graph, op, target);
-    case OpType::kAveragePool2d: return lower_average_pool2d(graph, op, target);
-    case OpType::kMaxPool2d: return lower_max_pool2d(graph, op, target);
-    case OpType::kMean: return lower_mean(graph, op, target);
-    case OpType::kSoftmax: return lower_softmax(graph, op, target);
-    case OpType::kAdd: return lower_add(graph, op, target);
-    case OpType::kSub: return lower_sub(graph, op, target);
-    case OpType::kMul: return lower_mul(graph, op, target);
-    case OpType::kMaximum: return lower_maximum(graph, op, target);
-    case OpType::kMinimum: return lower_minimum(graph, op, target);
-    case OpType::kLogistic: return lower_logistic(graph, op, target);
-    case OpType::kTanh: return lower_tanh(graph, op, target);
-    case OpType::kRelu: return lower_relu(graph, op, target);
-    case OpType::kRelu6: return lower_relu6(graph, op, target);
-    case OpType::kHardSwish: return lower_hard_swish(graph, op, target);
-    case OpType::kLeakyRelu: return lower_leaky_relu(graph, op, target);
-    case OpType::kQuantize: return lower_quantize(graph, op, target);
-    case OpType::kDequantize: return lower_dequantize(graph, op, target);
+    case OpType::kTransposeConv:
+      return lower_transpose_conv(graph, op, target);
+    case OpType::kBatchMatMul:
+      return lower_batch_matmul(graph, op, target);
+    case OpType::kConv2d:
+      return lower_conv2d(graph, op, target);
+    case OpType::kDepthwiseConv2d:
+      return lower_depthwise_conv2d(graph, op, target);
+    case OpType::kReshape:
+      return lower_reshape(graph, op, target);
+    case OpType::kSqueeze:
+      return lower_reshape(graph, op, target);
+    case OpType::kExpandDims:
+      return lower_reshape(graph, op, target);
+    case OpType::kPad:
+      return lower_pad(graph, op, target);
+    case OpType::kPadV2:
+      return lower_pad(graph, op, target);
+    case OpType::kConcatenation:
+      return lower_concatenation(graph, op, target);
+    case OpType::kTranspose:
+      return lower_transpose(graph, op, target);
+    case OpType::kStridedSlice:
+      return lower_strided_slice(graph, op, target);
+    case OpType::kAveragePool2d:
+      return lower_average_pool2d(graph, op, target);
+    case OpType::kMaxPool2d:
+      return lower_max_pool2d(graph, op, target);
+    case OpType::kMean:
+      return lower_mean(graph, op, target);
+    case OpType::kSoftmax:
+      return lower_softmax(graph, op, target);
+    case OpType::kAdd:
+      return lower_add(graph, op, target);
+    case OpType::kSub:
+      return lower_sub(graph, op, target);
+    case OpType::kMul:
+      return lower_mul(graph, op, target);
+    case OpType::kMaximum:
+      return lower_maximum(graph, op, target);
+    case OpType::kMinimum:
+      return lower_minimum(graph, op, target);
+    case OpType::kLogistic:
+      return lower_logistic(graph, op, target);
+    case OpType::kTanh:
+      return lower_tanh(graph, op, target);
+    case OpType::kRelu:
+      return lower_relu(graph, op, target);
+    case OpType::kRelu6:
+      return lower_relu6(graph, op, target);
+    case OpType::kHardSwish:
+      return lower_hard_swish(graph, op, target);
+    case OpType::kLeakyRelu:
+      return lower_leaky_relu(graph, op, target);
+    case OpType::kQuantize:
+      return lower_quantize(graph, op, target);
+    case OpType::kDequantize:
+      return lower_dequantize(graph, op, target);
     default:
       break;
   }

@@ -39,7 +39,8 @@ struct LoweredOperand {
   static LoweredOperand of_values(const std::vector<T>& values) {
     LoweredOperand operand;
     operand.constant.resize(values.size() * sizeof(T));
-    if (!values.empty()) std::memcpy(operand.constant.data(), values.data(), operand.constant.size());
+    if (!values.empty())
+      std::memcpy(operand.constant.data(), values.data(), operand.constant.size());
     return operand;
   }
 };

@@ -75,8 +75,10 @@ void fold_activations(Graph& graph, const Target&) {
     const int32_t in = relu.inputs[0];
     const int32_t out = relu.outputs[0];
     const int32_t producer = graph.producer(in);
-    if (producer < 0 || !applies_clamp(graph.operations[static_cast<size_t>(producer)].type)) continue;
-    if (!same_quantization(graph.tensors[static_cast<size_t>(in)], graph.tensors[static_cast<size_t>(out)]))
+    if (producer < 0 || !applies_clamp(graph.operations[static_cast<size_t>(producer)].type))
+      continue;
+    if (!same_quantization(graph.tensors[static_cast<size_t>(in)],
+                           graph.tensors[static_cast<size_t>(out)]))
       continue;
     if (graph.consumers(in).size() != 1 || is_graph_output(graph, in)) continue;
     int32_t lo, hi;

@@ -22,7 +22,8 @@ void alias_reshapes(Graph& graph, const Target&) {
       throw CompileError(describe(op) + ": output has " + std::to_string(view.bytes()) +
                          " bytes but its input has " + std::to_string(source.bytes()));
     const bool both_model_edges =
-        std::find(graph.inputs.begin(), graph.inputs.end(), graph.storage_of(in)) != graph.inputs.end() &&
+        std::find(graph.inputs.begin(), graph.inputs.end(), graph.storage_of(in)) !=
+            graph.inputs.end() &&
         std::find(graph.outputs.begin(), graph.outputs.end(), out) != graph.outputs.end();
     if (both_model_edges) continue;  // an input cannot also be an output: keep a copy
     if (source.is_constant()) {

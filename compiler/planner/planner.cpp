@@ -1,6 +1,7 @@
 #include "compiler/planner/planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -43,6 +44,95 @@ Plan place_in_order(const std::vector<BufferRequest>& buffers, const std::vector
 
 using Order = std::function<bool(const BufferRequest&, const BufferRequest&)>;
 
+// Exact search for a plan that fits in `budget` bytes: depth-first over the
+// buffers in order of first use, trying for each the offsets where it
+// touches the arena's floor or ceiling or a neighbour's edge. Those
+// candidate positions are enough to reach any packing that can be slid
+// down (or up) into contact, and ceiling positions are what let a chain
+// ping-pong between the two ends of the arena. Gives up when the deadline
+// passes.
+class ExactSearch {
+ public:
+  ExactSearch(const std::vector<BufferRequest>& buffers, uint32_t budget,
+              std::chrono::steady_clock::time_point deadline)
+      : buffers_(buffers),
+        budget_(budget),
+        deadline_(deadline),
+        offsets_(buffers.size(), 0),
+        placed_(buffers.size(), false) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i].bytes > 0) order_.push_back(i);
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      if (buffers[a].first_op != buffers[b].first_op)
+        return buffers[a].first_op < buffers[b].first_op;
+      return buffers[a].bytes > buffers[b].bytes;
+    });
+    conflicts_.resize(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i)
+      for (size_t j = 0; j < buffers.size(); ++j)
+        if (i != j && buffers[i].bytes > 0 && buffers[j].bytes > 0 &&
+            lifetimes_overlap(buffers[i], buffers[j]))
+          conflicts_[i].push_back(j);
+  }
+
+  // True when a plan within the budget was found (offsets() holds it).
+  bool run() { return place(0); }
+  bool timed_out() const { return timed_out_; }
+  const std::vector<uint32_t>& offsets() const { return offsets_; }
+
+ private:
+  bool fits(size_t index, uint32_t offset) const {
+    const uint64_t end = static_cast<uint64_t>(offset) + buffers_[index].bytes;
+    if (end > budget_) return false;
+    for (size_t other : conflicts_[index]) {
+      if (!placed_[other]) continue;
+      const uint64_t o0 = offsets_[other], o1 = o0 + buffers_[other].bytes;
+      if (offset < o1 && o0 < end) return false;
+    }
+    return true;
+  }
+
+  bool place(size_t depth) {
+    if (depth == order_.size()) return true;
+    if ((++nodes_ & 1023) == 0 && std::chrono::steady_clock::now() > deadline_) timed_out_ = true;
+    if (timed_out_) return false;
+    const size_t index = order_[depth];
+    const uint32_t bytes = buffers_[index].bytes;
+    const auto floor_of = [](int64_t value) {
+      return static_cast<uint32_t>(value / kPlanAlignment * kPlanAlignment);
+    };
+    std::vector<uint32_t> candidates = {0};
+    if (budget_ >= bytes) candidates.push_back(floor_of(static_cast<int64_t>(budget_) - bytes));
+    for (size_t other : conflicts_[index]) {
+      if (!placed_[other]) continue;
+      candidates.push_back(align_up(offsets_[other] + buffers_[other].bytes, kPlanAlignment));
+      if (offsets_[other] >= bytes)
+        candidates.push_back(floor_of(static_cast<int64_t>(offsets_[other]) - bytes));
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (uint32_t offset : candidates) {
+      if (!fits(index, offset)) continue;
+      offsets_[index] = offset;
+      placed_[index] = true;
+      if (place(depth + 1)) return true;
+      placed_[index] = false;
+      if (timed_out_) return false;
+    }
+    return false;
+  }
+
+  const std::vector<BufferRequest>& buffers_;
+  uint32_t budget_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::vector<uint32_t> offsets_;
+  std::vector<bool> placed_;
+  std::vector<size_t> order_;
+  std::vector<std::vector<size_t>> conflicts_;
+  uint64_t nodes_ = 0;
+  bool timed_out_ = false;
+};
+
 }  // namespace
 
 uint32_t lower_bound_bytes(const std::vector<BufferRequest>& buffers) {
@@ -52,13 +142,14 @@ uint32_t lower_bound_bytes(const std::vector<BufferRequest>& buffers) {
   for (int32_t step = 0; step <= last; ++step) {
     uint32_t alive = 0;
     for (const auto& b : buffers)
-      if (b.bytes > 0 && b.first_op <= step && step <= b.last_op) alive += align_up(b.bytes, kPlanAlignment);
+      if (b.bytes > 0 && b.first_op <= step && step <= b.last_op)
+        alive += align_up(b.bytes, kPlanAlignment);
     best = std::max(best, alive);
   }
   return best;
 }
 
-Plan plan_memory(const std::vector<BufferRequest>& buffers) {
+Plan plan_memory(const std::vector<BufferRequest>& buffers, const PlanOptions& options) {
   const uint32_t bound = lower_bound_bytes(buffers);
   // Each heuristic is an ordering; ties fall back to the request order so
   // that plans are deterministic.
@@ -94,6 +185,17 @@ Plan plan_memory(const std::vector<BufferRequest>& buffers) {
     }
     if (best.arena_bytes <= bound) break;
   }
+  // The heuristics missed the bound: search for a plan at the bound, then
+  // at sizes between the bound and the best heuristic, within the budget.
+  if (best.arena_bytes > bound && buffers.size() <= options.exact_search_max_buffers) {
+    const auto deadline = std::chrono::steady_clock::now() + options.exact_search_budget;
+    ExactSearch search(buffers, bound, deadline);
+    if (search.run()) {
+      best.offsets = search.offsets();
+      best.arena_bytes = bound;
+      best.strategy = "exact-search";
+    }
+  }
   best.lower_bound_bytes = bound;
   return best;
 }
@@ -111,7 +213,8 @@ std::string verify_plan(const std::vector<BufferRequest>& buffers, const Plan& p
       if (c.bytes == 0 || !lifetimes_overlap(b, c)) continue;
       const uint64_t b0 = plan.offsets[i], b1 = b0 + b.bytes;
       const uint64_t c0 = plan.offsets[j], c1 = c0 + c.bytes;
-      if (b0 < c1 && c0 < b1) return "buffers '" + b.name + "' and '" + c.name + "' overlap while both alive";
+      if (b0 < c1 && c0 < b1)
+        return "buffers '" + b.name + "' and '" + c.name + "' overlap while both alive";
     }
   }
   return "";

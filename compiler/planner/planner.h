@@ -2,6 +2,7 @@
 // gets an offset in one arena, fixed at compile time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,9 +36,15 @@ inline uint32_t align_up(uint32_t value, uint32_t alignment) {
 // use a smaller arena.
 uint32_t lower_bound_bytes(const std::vector<BufferRequest>& buffers);
 
-// Plans with several heuristics and keeps the smallest arena; stops early
-// when a plan reaches the lower bound.
-Plan plan_memory(const std::vector<BufferRequest>& buffers);
+struct PlanOptions {
+  // The exact search runs only when no heuristic reached the lower bound.
+  std::chrono::milliseconds exact_search_budget{2000};
+  size_t exact_search_max_buffers = 512;
+};
+
+// Plans with several heuristics and keeps the smallest arena; when none
+// reaches the lower bound, an exact search within a time budget tries to.
+Plan plan_memory(const std::vector<BufferRequest>& buffers, const PlanOptions& options = {});
 
 // Independent check of a plan: every buffer aligned and inside the arena,
 // no two buffers alive at the same time overlapping. Returns "" when sound,

@@ -18,14 +18,14 @@ std::vector<int32_t> extended5(const std::vector<int32_t>& shape) {
 }
 
 // Every [depth, n] matrix of a constant int8 tensor as [n, depth].
-std::vector<int8_t> transpose_matrices(const std::vector<int8_t>& data, int32_t depth,
-                                       int32_t n) {
+std::vector<int8_t> transpose_matrices(const std::vector<int8_t>& data, int32_t depth, int32_t n) {
   std::vector<int8_t> out(data.size());
   const size_t matrix = static_cast<size_t>(depth) * static_cast<size_t>(n);
   for (size_t base = 0; base < data.size(); base += matrix)
     for (size_t i = 0; i < static_cast<size_t>(n); ++i)
       for (size_t k = 0; k < static_cast<size_t>(depth); ++k)
-        out[base + i * static_cast<size_t>(depth) + k] = data[base + k * static_cast<size_t>(n) + i];
+        out[base + i * static_cast<size_t>(depth) + k] =
+            data[base + k * static_cast<size_t>(n) + i];
   return out;
 }
 
@@ -105,10 +105,8 @@ LoweredOp lower_batch_matmul(const Graph& graph, const Operation& op, const Targ
   params.act_max = op.act_max;
 
   // The kernel reads LHS as [rows, depth] and RHS as [cols, depth].
-  LoweredOperand lhs_operand =
-      operand_for(graph, op, 0, adj_x, depth, rows, &params.lhs_layout);
-  LoweredOperand rhs_operand =
-      operand_for(graph, op, 1, !adj_y, depth, cols, &params.rhs_layout);
+  LoweredOperand lhs_operand = operand_for(graph, op, 0, adj_x, depth, rows, &params.lhs_layout);
+  LoweredOperand rhs_operand = operand_for(graph, op, 1, !adj_y, depth, cols, &params.rhs_layout);
   require(batch_matmul_s8_ref_scratch_bytes(params) != UINT32_MAX, op,
           "operands too large for the kernel's scratch");
 

@@ -61,13 +61,8 @@ Status run(const BatchMatmulParams& p, const std::vector<int8_t>& lhs,
   const Operand inputs[] = {{const_cast<int8_t*>(lhs.data()), uint32_t(lhs.size())},
                             {const_cast<int8_t*>(rhs.data()), uint32_t(rhs.size())}};
   const Operand outputs[] = {{output->data(), uint32_t(output->size())}};
-  KernelArgs args{&p,
-                  inputs,
-                  2,
-                  outputs,
-                  1,
-                  {scratch_bytes ? scratch.data() : nullptr, scratch_bytes},
-                  Rounding::kDouble};
+  const Operand scratch_operand = {scratch_bytes ? scratch.data() : nullptr, scratch_bytes};
+  KernelArgs args{&p, inputs, 2, outputs, 1, scratch_operand, Rounding::kDouble};
   return kernel().run(args);
 }
 

@@ -51,7 +51,8 @@ std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& f
   std::vector<ChannelQuant> out(static_cast<size_t>(channels));
   const bool per_channel = filter.scales.size() > 1;
   for (int32_t c = 0; c < channels; ++c) {
-    const double filter_scale = per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();
+    const double filter_scale =
+        per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();
     const double effective =
         static_cast<double>(input_scale) * filter_scale / static_cast<double>(output_scale);
     const QuantizedMultiplier q = quantize_multiplier(effective, rounding);

@@ -25,7 +25,8 @@ inline QuantizedMultiplier quantize_multiplier(double real, Rounding rounding) {
   if (real == 0.0) return out;
   int exponent = 0;
   const double significand = std::frexp(real, &exponent);
-  int64_t fixed = static_cast<int64_t>(std::round(significand * static_cast<double>(int64_t{1} << 31)));
+  int64_t fixed =
+      static_cast<int64_t>(std::round(significand * static_cast<double>(int64_t{1} << 31)));
   if (fixed == (int64_t{1} << 31)) {
     fixed /= 2;
     ++exponent;

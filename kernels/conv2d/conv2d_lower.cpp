@@ -1,11 +1,67 @@
 // Lowering of CONV_2D: resolves TFLite's padding (or the explicit padding a
 // folded PAD left), checks the model's output shape against it and
-// precomputes per-channel bias, multiplier and shift.
+// precomputes per-channel bias, multiplier and shift, then picks the
+// cheapest variant the target's ISA class has for the shape.
+#include "kernels/common/kernel_sums.h"
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
 
 namespace tinyaot {
+namespace {
+
+// Rough cycle models (loads, multiply-accumulates, loop and requantization
+// overhead); only their ordering matters.
+struct ConvCounts {
+  uint64_t pixels, outputs, taps, macs;
+};
+
+ConvCounts counts(const Conv2dParams& p) {
+  ConvCounts c;
+  c.pixels = uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w);
+  c.outputs = c.pixels * uint64_t(p.output_depth);
+  c.taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
+  c.macs = c.outputs * c.taps * uint64_t(p.filter_depth);
+  return c;
+}
+
+// Two loads, an add and a multiply-accumulate per MAC; a bounds check per
+// tap; a requantization per output.
+uint64_t reference_cost(const Conv2dParams& p) {
+  const ConvCounts c = counts(p);
+  return 4 * c.macs + 4 * c.outputs * c.taps + 12 * c.outputs;
+}
+
+uint64_t pointwise_cost(const Conv2dParams& p) {
+  const ConvCounts c = counts(p);
+  return 3 * c.macs + 10 * c.outputs;
+}
+
+// Window copy widened to int16 (2 per value), then SMLAD: two MACs per
+// instruction, weights widened once for two columns.
+uint64_t im2col_dsp_cost(const Conv2dParams& p) {
+  const ConvCounts c = counts(p);
+  return 2 * c.pixels * uint64_t(conv2d_column_length(p)) + 3 * c.macs / 4 + 10 * c.outputs;
+}
+
+// Byte copy 16 lanes wide, then VMLADAVA over 16 lanes (about 8 MACs a
+// cycle after the loads), requantization 4 outputs a vector.
+uint64_t im2col_mve_cost(const Conv2dParams& p) {
+  const ConvCounts c = counts(p);
+  return c.pixels * uint64_t(conv2d_column_length(p)) / 8 + c.macs / 8 + 4 * c.outputs +
+         8 * c.pixels;
+}
+
+const VariantCandidate<Conv2dParams> kVariants[] = {
+    {KernelId::conv2d_s8_ref, nullptr, reference_cost},
+    {KernelId::conv2d_s8_1x1, is_conv2d_1x1_case, pointwise_cost},
+    {KernelId::conv2d_s8_im2col_dsp, is_conv2d_im2col_case, im2col_dsp_cost},
+    {KernelId::conv2d_s8_im2col_mve, is_conv2d_im2col_case, im2col_mve_cost},
+};
+
+}  // namespace
 
 LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
@@ -81,12 +137,17 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  LoweredOp lowered = make_lowered(KernelId::conv2d_s8_ref, params);
+  const KernelId kernel = choose_variant(kVariants, params, target.isa);
+  std::vector<ChannelQuant> quant = channel_quant(
+      input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
+  if (kernel == KernelId::conv2d_s8_im2col_mve) {
+    const std::vector<int8_t> weights = constant_i8(filter, op);
+    fold_input_offset(quant.data(), channels, weights.data(),
+                      static_cast<int32_t>(conv2d_column_length(params)), params.input_offset);
+  }
+  LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
-                    LoweredOperand::of_tensor(op.inputs[1]),
-                    LoweredOperand::of_values(channel_quant(input.quant.scale(), weights_quant,
-                                                            output.quant.scale(), bias, channels,
-                                                            target.rounding))};
+                    LoweredOperand::of_tensor(op.inputs[1]), LoweredOperand::of_values(quant)};
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

@@ -187,7 +187,11 @@ std::vector<int8_t> run_lowered(const Graph& graph, const LoweredOp& lowered,
   const Operand ins[3] = {
       {in.data(), in_bytes[0]}, {weights.data(), in_bytes[1]}, {quant.data(), in_bytes[2]}};
   const Operand outs[1] = {{out.data(), out_bytes[0]}};
-  const KernelArgs args{lowered.params.data(), ins, 3, outs, 1, {nullptr, 0}, Rounding::kDouble};
+  // The target's variant may plan scratch (im2col); uint32 keeps it aligned.
+  std::vector<uint32_t> scratch((lowered.scratch_bytes + 3) / 4);
+  const Operand scratch_operand{lowered.scratch_bytes ? scratch.data() : nullptr,
+                                lowered.scratch_bytes};
+  const KernelArgs args{lowered.params.data(), ins, 3, outs, 1, scratch_operand, Rounding::kDouble};
   EXPECT_EQ(kernel->run(args), Status::kOk);
   return out;
 }
@@ -210,11 +214,15 @@ void expect_fold_preserves_output(OpType conv_type) {
   ASSERT_EQ(folded.graph.operations.size(), 1u);
   std::vector<int8_t> input(5 * 5 * 2);
   for (size_t i = 0; i < input.size(); ++i) input[i] = int8_t(int(i * 53 % 256) - 128);
-  const Target target;
-  const LoweredOp before = lower_operation(unfolded.graph, unfolded.graph.operations[1], target);
-  const LoweredOp after = lower_operation(folded.graph, folded.graph.operations[0], target);
-  EXPECT_EQ(run_lowered(folded.graph, after, input),
-            run_lowered(unfolded.graph, before, pad_by_hand(input)));
+  // Each ISA class's variant: the im2col ones fill the folded padding themselves.
+  for (Core core : {Core::kCortexM0, Core::kCortexM4, Core::kCortexM55}) {
+    const Target target{core, core_isa(core), Rounding::kDouble};
+    const LoweredOp before = lower_operation(unfolded.graph, unfolded.graph.operations[1], target);
+    const LoweredOp after = lower_operation(folded.graph, folded.graph.operations[0], target);
+    EXPECT_EQ(run_lowered(folded.graph, after, input),
+              run_lowered(unfolded.graph, before, pad_by_hand(input)))
+        << core_name(core);
+  }
 }
 
 TEST(FoldPad, FoldedConvComputesTheSame) { expect_fold_preserves_output(OpType::kConv2d); }

@@ -32,4 +32,8 @@ struct DepthwiseConv2dParams {
 // -> output s8 [batches, output_h, output_w, output_depth].
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
 
+// 3x3 filter, depth multiplier 1, dilation 1, any stride and padding
+// (is_depthwise_3x3_case); same operands, no scratch.
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_3x3;
+
 }  // namespace tinyaot

@@ -1,11 +1,37 @@
 // Lowering of DEPTHWISE_CONV_2D: resolves TFLite's padding (or the explicit
 // padding a folded PAD left), checks the model's output shape against it and
-// precomputes per-channel bias, multiplier and shift.
+// precomputes per-channel bias, multiplier and shift, then picks the
+// cheapest variant the target's ISA class has for the shape.
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 
 namespace tinyaot {
+namespace {
+
+uint64_t outputs(const DepthwiseConv2dParams& p) {
+  return uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w) *
+         uint64_t(p.input_depth) * uint64_t(p.depth_multiplier);
+}
+
+// Rough cycle models; only their ordering matters. The reference checks
+// both bounds of every tap for every channel.
+uint64_t reference_cost(const DepthwiseConv2dParams& p) {
+  const uint64_t taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
+  return outputs(p) * (8 * taps + 12);
+}
+
+// Bounds once per pixel; per tap a load pair, add and multiply-accumulate.
+uint64_t filter_3x3_cost(const DepthwiseConv2dParams& p) { return outputs(p) * (4 * 9 + 10); }
+
+const VariantCandidate<DepthwiseConv2dParams> kVariants[] = {
+    {KernelId::depthwise_conv2d_s8_ref, nullptr, reference_cost},
+    {KernelId::depthwise_conv2d_s8_3x3, is_depthwise_3x3_case, filter_3x3_cost},
+};
+
+}  // namespace
 
 LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
@@ -81,7 +107,7 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  LoweredOp lowered = make_lowered(KernelId::depthwise_conv2d_s8_ref, params);
+  LoweredOp lowered = make_lowered(choose_variant(kVariants, params, target.isa), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1]),
                     LoweredOperand::of_values(channel_quant(input.quant.scale(), weights_quant,

@@ -1,4 +1,5 @@
-// FULLY_CONNECTED, int8: out[b][o] = clamp(requant(sum_d (in[b][d] + input_offset) * w[o][d] + bias[o])).
+// FULLY_CONNECTED, int8:
+//   out[b][o] = clamp(requant(sum_d (in[b][d] + input_offset) * w[o][d] + bias[o])).
 #pragma once
 
 #include <stdint.h>
@@ -20,5 +21,9 @@ struct FullyConnectedParams {
 // Operands: input s8 [batches, input_depth], filter s8 [output_depth,
 // input_depth], ChannelQuant[output_depth] -> output s8 [batches, output_depth].
 extern const KernelDescriptor kernel_fully_connected_s8_ref;
+
+// Same operands, except that each unit's ChannelQuant bias already holds
+// + input_offset * sum(filter[o]) (kernels/common/kernel_sums.h); no scratch.
+extern const KernelDescriptor kernel_fully_connected_s8_mve;
 
 }  // namespace tinyaot

@@ -28,7 +28,6 @@ int32_t rescale_difference(int32_t diff, const QuantizedMultiplier& q, Rounding 
 
 }  // namespace
 
-// Exposed for the unit test: the table for one input scale and beta.
 std::vector<int32_t> softmax_exp_table(double beta, double input_scale, Rounding rounding,
                                        const Operation& op) {
   // PreprocessSoftmaxScaling: beta * scale in Q5.26, capped where the

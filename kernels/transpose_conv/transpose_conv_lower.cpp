@@ -82,7 +82,8 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
           "output too large for an int32 accumulator buffer");
 
   LoweredOp lowered = make_lowered(KernelId::transpose_conv_s8_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[2]), LoweredOperand::of_tensor(op.inputs[1]),
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[2]),
+                    LoweredOperand::of_tensor(op.inputs[1]),
                     LoweredOperand::of_values(channel_quant(input.quant.scale(), filter.quant,
                                                             output.quant.scale(), bias,
                                                             out_channels, target.rounding))};

@@ -77,10 +77,9 @@ Status run(const KernelArgs& args) {
           for (int32_t f_x = 0; f_x < p.filter_w; ++f_x) {
             const int64_t out_x = origin_x + f_x;
             if (out_x < 0 || out_x >= p.output_w) continue;
-            int32_t* target =
-                acc + ((b * p.output_h + static_cast<int32_t>(out_y)) * p.output_w +
-                       static_cast<int32_t>(out_x)) *
-                          p.output_depth;
+            int32_t* target = acc + ((b * p.output_h + static_cast<int32_t>(out_y)) * p.output_w +
+                                     static_cast<int32_t>(out_x)) *
+                                        p.output_depth;
             for (int32_t oc = 0; oc < p.output_depth; ++oc) {
               const int8_t* weights =
                   filter + ((oc * p.filter_h + f_y) * p.filter_w + f_x) * p.input_depth;

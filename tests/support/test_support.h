@@ -19,7 +19,8 @@ void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
 
 // Runs a compiled program on the host runtime. Returns the runtime status
 // and fills `outputs` (one byte vector per program output).
-Status run_on_host(const std::vector<uint8_t>& program, const std::vector<std::vector<uint8_t>>& inputs,
+Status run_on_host(const std::vector<uint8_t>& program,
+                   const std::vector<std::vector<uint8_t>>& inputs,
                    std::vector<std::vector<uint8_t>>* outputs);
 
 }  // namespace tinyaot::test

@@ -41,10 +41,8 @@ using KernelRunFn = Status (*)(const KernelArgs& args);
 // be given. The loader calls it for every operation before anything runs:
 // a program that passes cannot make the kernel read or write outside its
 // operands. Must reject any parameter value the kernel cannot handle.
-using KernelValidateFn = Status (*)(const void* params,
-                                    const uint32_t* input_bytes,
-                                    uint32_t num_inputs,
-                                    const uint32_t* output_bytes,
+using KernelValidateFn = Status (*)(const void* params, const uint32_t* input_bytes,
+                                    uint32_t num_inputs, const uint32_t* output_bytes,
                                     uint32_t num_outputs);
 
 // Bytes of scratch the variant needs for these parameters. The compiler

@@ -7,28 +7,28 @@ namespace tinyaot {
 
 // Each failure the loader or a kernel can detect has its own code, so a
 // caller (or a test) can tell exactly which check refused a program.
-#define TINYAOT_STATUS_LIST(X)                                                \
-  X(kOk, "ok")                                                                \
-  X(kNullArgument, "null argument")                                           \
-  X(kTruncated, "program shorter than its header or its declared size")      \
-  X(kBadMagic, "not a tinyaot program (bad magic)")                           \
-  X(kUnsupportedVersion, "unsupported program format version")               \
-  X(kChecksumMismatch, "program checksum mismatch (corrupt file)")            \
-  X(kMisaligned, "program, arena or section not aligned")                     \
-  X(kBadHeader, "inconsistent program header")                                \
-  X(kSectionOutOfFile, "a section lies outside the program")                  \
-  X(kUnknownTarget, "unknown target core or ISA class")                       \
-  X(kIsaMismatch, "program was planned for another ISA class")                \
-  X(kBadRounding, "unknown rounding mode")                                    \
-  X(kUnknownKernel, "unknown kernel id")                                      \
-  X(kAbiMismatch, "operator ABI differs from the runtime's")                  \
-  X(kBadOperation, "operation record is malformed")                           \
-  X(kOperandOutOfBounds, "operand outside the arena or the constants")        \
-  X(kOperandNotWritable, "output or scratch operand is not in the arena")     \
-  X(kBadParams, "operation parameters do not match its operands")             \
-  X(kBadIo, "input/output description is malformed")                          \
-  X(kArenaTooSmall, "arena smaller than the program needs")                   \
-  X(kScratchMismatch, "planned scratch differs from the kernel's need")       \
+#define TINYAOT_STATUS_LIST(X)                                            \
+  X(kOk, "ok")                                                            \
+  X(kNullArgument, "null argument")                                       \
+  X(kTruncated, "program shorter than its header or its declared size")   \
+  X(kBadMagic, "not a tinyaot program (bad magic)")                       \
+  X(kUnsupportedVersion, "unsupported program format version")            \
+  X(kChecksumMismatch, "program checksum mismatch (corrupt file)")        \
+  X(kMisaligned, "program, arena or section not aligned")                 \
+  X(kBadHeader, "inconsistent program header")                            \
+  X(kSectionOutOfFile, "a section lies outside the program")              \
+  X(kUnknownTarget, "unknown target core or ISA class")                   \
+  X(kIsaMismatch, "program was planned for another ISA class")            \
+  X(kBadRounding, "unknown rounding mode")                                \
+  X(kUnknownKernel, "unknown kernel id")                                  \
+  X(kAbiMismatch, "operator ABI differs from the runtime's")              \
+  X(kBadOperation, "operation record is malformed")                       \
+  X(kOperandOutOfBounds, "operand outside the arena or the constants")    \
+  X(kOperandNotWritable, "output or scratch operand is not in the arena") \
+  X(kBadParams, "operation parameters do not match its operands")         \
+  X(kBadIo, "input/output description is malformed")                      \
+  X(kArenaTooSmall, "arena smaller than the program needs")               \
+  X(kScratchMismatch, "planned scratch differs from the kernel's need")   \
   X(kBadArgument, "bad argument")
 
 enum class Status : uint8_t {

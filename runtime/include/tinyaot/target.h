@@ -9,17 +9,17 @@ namespace tinyaot {
 // decides which variants a program planned for it may use.
 enum class IsaClass : uint8_t { kScalar = 0, kDsp = 1, kMve = 2 };
 
-#define TINYAOT_CORE_LIST(X)                    \
-  X(kCortexM0, "cortex-m0", kScalar)            \
-  X(kCortexM0Plus, "cortex-m0plus", kScalar)    \
-  X(kCortexM3, "cortex-m3", kScalar)            \
-  X(kCortexM4, "cortex-m4", kDsp)               \
-  X(kCortexM7, "cortex-m7", kDsp)               \
-  X(kCortexM23, "cortex-m23", kScalar)          \
-  X(kCortexM33, "cortex-m33", kDsp)             \
-  X(kCortexM35P, "cortex-m35p", kDsp)           \
-  X(kCortexM52, "cortex-m52", kMve)             \
-  X(kCortexM55, "cortex-m55", kMve)             \
+#define TINYAOT_CORE_LIST(X)                 \
+  X(kCortexM0, "cortex-m0", kScalar)         \
+  X(kCortexM0Plus, "cortex-m0plus", kScalar) \
+  X(kCortexM3, "cortex-m3", kScalar)         \
+  X(kCortexM4, "cortex-m4", kDsp)            \
+  X(kCortexM7, "cortex-m7", kDsp)            \
+  X(kCortexM23, "cortex-m23", kScalar)       \
+  X(kCortexM33, "cortex-m33", kDsp)          \
+  X(kCortexM35P, "cortex-m35p", kDsp)        \
+  X(kCortexM52, "cortex-m52", kMve)          \
+  X(kCortexM55, "cortex-m55", kMve)          \
   X(kCortexM85, "cortex-m85", kMve)
 
 enum class Core : uint8_t {

@@ -1,0 +1,68 @@
+// The variant chooser: ISA class filter, case predicates, cost order and
+// its refusals, on the conv2d variants with made-up predicates and costs.
+#include "kernels/common/variant_choice.h"
+
+#include <gtest/gtest.h>
+
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/fully_connected/fully_connected.h"
+
+namespace tinyaot {
+namespace {
+
+bool always(const Conv2dParams&) { return true; }
+bool never(const Conv2dParams&) { return false; }
+bool deep(const Conv2dParams& p) { return p.input_depth >= 8; }
+uint64_t cost_100(const Conv2dParams&) { return 100; }
+uint64_t cost_50(const Conv2dParams&) { return 50; }
+uint64_t cost_10(const Conv2dParams&) { return 10; }
+
+// ref (scalar) 100, 1x1 (scalar) 50 when deep, DSP 10, MVE 10.
+const VariantCandidate<Conv2dParams> kCandidates[] = {
+    {KernelId::conv2d_s8_ref, nullptr, cost_100},
+    {KernelId::conv2d_s8_1x1, deep, cost_50},
+    {KernelId::conv2d_s8_im2col_dsp, always, cost_10},
+    {KernelId::conv2d_s8_im2col_mve, always, cost_10},
+};
+
+TEST(VariantChoice, PicksCheapestWithinTheIsaClass) {
+  Conv2dParams p{};
+  p.input_depth = 8;
+  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kScalar), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kDsp), KernelId::conv2d_s8_im2col_dsp);
+  // Equal costs: the one listed first (the DSP variant) wins on MVE too.
+  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kMve), KernelId::conv2d_s8_im2col_dsp);
+}
+
+TEST(VariantChoice, SkipsCandidatesWhosePredicateFails) {
+  Conv2dParams p{};
+  p.input_depth = 4;
+  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kScalar), KernelId::conv2d_s8_ref);
+  const VariantCandidate<Conv2dParams> only_mve_applies[] = {
+      {KernelId::conv2d_s8_ref, nullptr, cost_100},
+      {KernelId::conv2d_s8_im2col_dsp, never, cost_10},
+      {KernelId::conv2d_s8_im2col_mve, always, cost_50},
+  };
+  EXPECT_EQ(choose_variant(only_mve_applies, p, IsaClass::kDsp), KernelId::conv2d_s8_ref);
+  EXPECT_EQ(choose_variant(only_mve_applies, p, IsaClass::kMve), KernelId::conv2d_s8_im2col_mve);
+}
+
+TEST(VariantChoice, RefusesWhenNothingApplies) {
+  const VariantCandidate<Conv2dParams> none[] = {
+      {KernelId::conv2d_s8_1x1, never, cost_10},
+      {KernelId::conv2d_s8_im2col_mve, always, cost_10},
+  };
+  EXPECT_THROW(choose_variant(none, Conv2dParams{}, IsaClass::kDsp), CompileError);
+}
+
+uint64_t fc_cost(const FullyConnectedParams&) { return 1; }
+
+TEST(VariantChoice, RefusesAVariantOfAnotherParamsStruct) {
+  const VariantCandidate<FullyConnectedParams> wrong[] = {
+      {KernelId::conv2d_s8_ref, nullptr, fc_cost},
+  };
+  EXPECT_THROW(choose_variant(wrong, FullyConnectedParams{}, IsaClass::kMve), CompileError);
+}
+
+}  // namespace
+}  // namespace tinyaot

@@ -1,0 +1,73 @@
+// Shape cases of CONV_2D's variants and the operand checks they share
+// (freestanding, header-only). Each case predicate is written once: the
+// compiler's variant chooser asks it, and the variant's validate refuses
+// params outside it, so a corrupt program cannot steer a specialised
+// kernel onto a shape it does not handle.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/window_checks.h"
+
+namespace tinyaot {
+
+// Operand sizes and value ranges every variant needs (the reference
+// kernel's own validate makes the same checks).
+inline Status validate_conv2d_operands(const Conv2dParams& p, const uint32_t* in_bytes,
+                                       uint32_t num_inputs, const uint32_t* out_bytes,
+                                       uint32_t num_outputs) {
+  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
+    return Status::kBadParams;
+  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
+      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
+    return Status::kBadParams;
+  if (p.input_depth % p.filter_depth != 0) return Status::kBadParams;
+  if (p.output_depth % (p.input_depth / p.filter_depth) != 0) return Status::kBadParams;
+  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
+  const int32_t filter_dims[] = {p.output_depth, p.filter_h, p.filter_w, p.filter_depth};
+  const int32_t output_dims[] = {p.batches, p.output_h, p.output_w, p.output_depth};
+  const int64_t input_size = checked_elements(input_dims, 4);
+  const int64_t filter_size = checked_elements(filter_dims, 4);
+  const int64_t output_size = checked_elements(output_dims, 4);
+  if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
+  if (in_bytes[0] != input_size || in_bytes[1] != filter_size ||
+      in_bytes[2] != uint64_t(p.output_depth) * sizeof(ChannelQuant) || out_bytes[0] != output_size)
+    return Status::kBadParams;
+  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
+      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+// Weights per output channel (one im2col column): filter_h * filter_w *
+// filter_depth, or -1 when it overflows. Only meaningful for params that
+// passed validate_conv2d_operands or came from the compiler.
+inline int64_t conv2d_column_length(const Conv2dParams& p) {
+  const int32_t dims[] = {p.filter_h, p.filter_w, p.filter_depth};
+  return checked_elements(dims, 3);
+}
+
+// Pointwise convolution: every output pixel is one input pixel, so the
+// operation is a plain GEMM [pixels, depth] x [depth, channels].
+inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
+  return p.filter_h == 1 && p.filter_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+         p.pad_top == 0 && p.pad_left == 0 && p.output_h == p.input_h && p.output_w == p.input_w &&
+         p.filter_depth == p.input_depth;
+}
+
+// Largest column the im2col variants take: their scratch (four columns of
+// at most two bytes, rounded up to 16) must stay a valid uint32 size.
+constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;
+
+// Ungrouped convolution of any window, padding, stride and dilation whose
+// columns fit the im2col scratch.
+inline bool is_conv2d_im2col_case(const Conv2dParams& p) {
+  const int64_t column = conv2d_column_length(p);
+  return p.filter_depth == p.input_depth && column >= 1 && column <= kMaxIm2colColumn;
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,69 @@
+// Pointwise CONV_2D (1x1 filter, stride 1, no padding): each output pixel
+// is the same input pixel times a [channels, depth] matrix, so the kernel
+// is a GEMM with no window arithmetic and no bounds checks per tap.
+#include "kernels/common/quant.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_conv2d_1x1_case(p) ? Status::kOk : Status::kBadParams;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const Conv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+
+  const int32_t depth = p.input_depth;
+  const int32_t pixels = p.batches * p.output_h * p.output_w;
+  for (int32_t pixel = 0; pixel < pixels; ++pixel) {
+    const int8_t* in = input + pixel * depth;
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += depth) {
+      // Unsigned sums wrap like the hardware's int32 accumulator.
+      uint32_t acc = 0;
+      for (int32_t c = 0; c < depth; ++c)
+        acc += static_cast<uint32_t>((in[c] + p.input_offset) * weights[c]);
+      const int32_t total = wrapping_add(static_cast<int32_t>(acc), quant[o].bias);
+      const int32_t scaled =
+          requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
+      out[o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_conv2d_s8_1x1 = {
+    "conv2d_s8_1x1",
+    "conv2d",
+    1,
+    sizeof(Conv2dParams),
+    3,
+    3,
+    1,
+    IsaClass::kScalar,
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s8[output_depth,1,1,input_depth], "
+    "quant:ChannelQuant[output_depth] -> output:s8[batches,input_h,input_w,output_depth]; "
+    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
+    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
+    "input_offset,output_offset,act_min,act_max}; case=1x1,stride1,nopad",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

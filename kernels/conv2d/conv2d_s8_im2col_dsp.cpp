@@ -1,0 +1,132 @@
+// CONV_2D for DSP cores (CMSIS-NN's layout): two output pixels at a time,
+// each window is copied into scratch as an int16 column of
+// filter_h * filter_w * input_depth values (input + input_offset), then
+// every filter row is multiplied with both columns. A tap outside the input
+// is stored as 0, which is what the reference's skipped tap contributes
+// (zero point + offset), so the multiply loop has no branches.
+#include "kernels/common/quant.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
+
+namespace tinyaot {
+namespace {
+
+constexpr int32_t kColumns = 2;
+
+uint32_t scratch_bytes(const void* raw) {
+  const int64_t column = conv2d_column_length(*static_cast<const Conv2dParams*>(raw));
+  if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
+  return static_cast<uint32_t>(kColumns * column * int64_t{sizeof(int16_t)});
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
+}
+
+// The window of output pixel `pixel` (flat over batches, rows, columns).
+void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int16_t* column) {
+  const int32_t per_image = p.output_h * p.output_w;
+  const int32_t b = pixel / per_image;
+  const int32_t oy = pixel % per_image / p.output_w;
+  const int32_t ox = pixel % p.output_w;
+  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
+  const int32_t y_origin = oy * p.stride_h - p.pad_top;
+  const int32_t x_origin = ox * p.stride_w - p.pad_left;
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    const int32_t y = y_origin + ky * p.dilation_h;
+    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+      const int32_t x = x_origin + kx * p.dilation_w;
+      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
+        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = 0;
+      } else {
+        // DSP: SXTAB16 widens and offsets two bytes per instruction here.
+        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
+        for (int32_t c = 0; c < p.input_depth; ++c)
+          column[c] = static_cast<int16_t>(in[c] + p.input_offset);
+      }
+      column += p.input_depth;
+    }
+  }
+}
+
+int8_t finish(const Conv2dParams& p, const ChannelQuant& q, uint32_t acc, Rounding rounding) {
+  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
+  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
+  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const Conv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+  const uint32_t need = scratch_bytes(&p);
+  if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
+
+  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
+  int16_t* const first = static_cast<int16_t*>(args.scratch.data);
+  int16_t* const second = first + length;
+  const int32_t pixels = p.batches * p.output_h * p.output_w;
+  int32_t pixel = 0;
+  for (; pixel + 1 < pixels; pixel += kColumns) {
+    fill_column(p, input, pixel, first);
+    fill_column(p, input, pixel + 1, second);
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+      // DSP: SMLAD over int16 pairs (weights widened by SXTB16), two output
+      // channels by two columns per iteration, as CMSIS-NN's
+      // mat_mult_kernel_s8_s16 does; the sums below are its result.
+      uint32_t acc0 = 0, acc1 = 0;
+      for (int32_t k = 0; k < length; ++k) {
+        const int32_t w = weights[k];
+        acc0 += static_cast<uint32_t>(first[k] * w);
+        acc1 += static_cast<uint32_t>(second[k] * w);
+      }
+      out[o] = finish(p, quant[o], acc0, args.rounding);
+      out[p.output_depth + o] = finish(p, quant[o], acc1, args.rounding);
+    }
+  }
+  if (pixel < pixels) {
+    fill_column(p, input, pixel, first);
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+      uint32_t acc = 0;
+      for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
+      out[o] = finish(p, quant[o], acc, args.rounding);
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_conv2d_s8_im2col_dsp = {
+    "conv2d_s8_im2col_dsp",
+    "conv2d",
+    1,
+    sizeof(Conv2dParams),
+    3,
+    3,
+    1,
+    IsaClass::kDsp,
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s8[output_depth,filter_h,filter_w,input_depth], "
+    "quant:ChannelQuant[output_depth] -> output:s8[batches,output_h,output_w,output_depth]; "
+    "scratch=s16[2,filter_h*filter_w*input_depth]; "
+    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
+    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
+    "input_offset,output_offset,act_min,act_max}",
+    run,
+    validate,
+    scratch_bytes,
+};
+
+}  // namespace tinyaot

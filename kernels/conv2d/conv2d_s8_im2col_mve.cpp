@@ -1,0 +1,122 @@
+// CONV_2D for MVE cores: four output pixels at a time, each window copied
+// into scratch as an int8 column of raw input values, then every filter
+// row is multiplied with the four columns. The input offset is not added
+// per tap: the compiler folded input_offset * sum(filter[o]) into each
+// channel's bias (kernels/common/kernel_sums.h). A tap outside the input is
+// stored as the input zero point (-input_offset), whose product with the
+// folded term cancels exactly as the reference's skipped tap.
+#include "kernels/common/quant.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
+
+namespace tinyaot {
+namespace {
+
+constexpr int32_t kColumns = 4;
+
+uint32_t scratch_bytes(const void* raw) {
+  const int64_t column = conv2d_column_length(*static_cast<const Conv2dParams*>(raw));
+  if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
+  // Whole 16-byte vectors, so a tail load of the last column stays inside.
+  return static_cast<uint32_t>((kColumns * column + 15) / 16 * 16);
+}
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
+}
+
+// The window of output pixel `pixel` (flat over batches, rows, columns).
+void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column) {
+  const int32_t per_image = p.output_h * p.output_w;
+  const int32_t b = pixel / per_image;
+  const int32_t oy = pixel % per_image / p.output_w;
+  const int32_t ox = pixel % p.output_w;
+  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
+  const int32_t y_origin = oy * p.stride_h - p.pad_top;
+  const int32_t x_origin = ox * p.stride_w - p.pad_left;
+  // validate keeps input_offset in [-127, 128], so the zero point is int8.
+  const auto zero_point = static_cast<int8_t>(-p.input_offset);
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    const int32_t y = y_origin + ky * p.dilation_h;
+    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+      const int32_t x = x_origin + kx * p.dilation_w;
+      // MVE: VSTRB of a VDUP'd zero point / VLDRB-VSTRB copies, 16 bytes a beat.
+      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
+        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = zero_point;
+      } else {
+        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
+        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = in[c];
+      }
+      column += p.input_depth;
+    }
+  }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const Conv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+  const uint32_t need = scratch_bytes(&p);
+  if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
+
+  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
+  int8_t* const columns = static_cast<int8_t*>(args.scratch.data);
+  const int32_t pixels = p.batches * p.output_h * p.output_w;
+  for (int32_t pixel = 0; pixel < pixels; pixel += kColumns) {
+    const int32_t count = pixels - pixel < kColumns ? pixels - pixel : kColumns;
+    for (int32_t j = 0; j < count; ++j) fill_column(p, input, pixel + j, columns + j * length);
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+      // MVE: VMLADAVA.S8 of 16 weights against 16 bytes of each column,
+      // one weight vector load shared by the four columns (tail-predicated
+      // with VCTP8), as CMSIS-NN's arm_nn_mat_mult_nt_t_s8 does.
+      uint32_t acc[kColumns] = {0, 0, 0, 0};
+      for (int32_t k = 0; k < length; ++k) {
+        const int32_t w = weights[k];
+        for (int32_t j = 0; j < count; ++j)
+          acc[j] += static_cast<uint32_t>(columns[j * length + k] * w);
+      }
+      for (int32_t j = 0; j < count; ++j) {
+        const int32_t total = wrapping_add(static_cast<int32_t>(acc[j]), quant[o].bias);
+        const int32_t scaled =
+            requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
+        out[j * p.output_depth + o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+      }
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_conv2d_s8_im2col_mve = {
+    "conv2d_s8_im2col_mve",
+    "conv2d",
+    1,
+    sizeof(Conv2dParams),
+    3,
+    3,
+    1,
+    IsaClass::kMve,
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s8[output_depth,filter_h,filter_w,input_depth], "
+    "quant:ChannelQuant[output_depth]{bias+=input_offset*sum(filter[o])} "
+    "-> output:s8[batches,output_h,output_w,output_depth]; "
+    "scratch=s8[align16(4*filter_h*filter_w*input_depth)]; "
+    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
+    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
+    "input_offset,output_offset,act_min,act_max}",
+    run,
+    validate,
+    scratch_bytes,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,78 @@
+// FULLY_CONNECTED for MVE cores: raw int8 inputs times int8 weights, the
+// input offset's share (input_offset * sum of the unit's weights) folded
+// into the bias by the compiler, so the inner loop is one 8-bit
+// multiply-accumulate per pair and needs no widening.
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/conv2d/window_checks.h"
+#include "kernels/fully_connected/fully_connected.h"
+
+namespace tinyaot {
+namespace {
+
+Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const FullyConnectedParams*>(raw);
+  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  int64_t in_size, filter_size, out_size;
+  if (p.batches < 1 || p.input_depth < 1 || p.output_depth < 1) return Status::kBadParams;
+  if (!checked_mul(p.batches, p.input_depth, &in_size) ||
+      !checked_mul(p.output_depth, p.input_depth, &filter_size) ||
+      !checked_mul(p.batches, p.output_depth, &out_size))
+    return Status::kBadParams;
+  if (in_bytes[0] != in_size || in_bytes[1] != filter_size ||
+      in_bytes[2] != uint64_t(p.output_depth) * sizeof(ChannelQuant) || out_bytes[0] != out_size)
+    return Status::kBadParams;
+  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
+      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+    return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* row = input + b * p.input_depth;
+    int8_t* out = output + b * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += p.input_depth) {
+      // MVE: VMLADAVA.S8 over 16 lanes of row and weights, the tail
+      // predicated with VCTP8 (arm_nn_vec_mat_mult_t_s8's shape).
+      uint32_t acc = 0;  // wraps like the hardware's int32 accumulator
+      for (int32_t d = 0; d < p.input_depth; ++d) acc += static_cast<uint32_t>(row[d] * weights[d]);
+      const int32_t total = wrapping_add(static_cast<int32_t>(acc), quant[o].bias);
+      const int32_t scaled =
+          requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
+      out[o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_fully_connected_s8_mve = {
+    "fully_connected_s8_mve",
+    "fully_connected",
+    1,
+    sizeof(FullyConnectedParams),
+    3,
+    3,
+    1,
+    IsaClass::kMve,
+    "input:s8[batches,input_depth], filter:s8[output_depth,input_depth], "
+    "quant:ChannelQuant[output_depth]{bias+=input_offset*sum(filter[o])} "
+    "-> output:s8[batches,output_depth]; "
+    "params=FullyConnectedParams{batches,input_depth,output_depth,input_offset,"
+    "output_offset,act_min,act_max}",
+    run,
+    validate,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,4 @@
+# BBC micro:bit, Cortex-M0. The two -global options enlarge flash to 1 MiB and RAM to 128 KiB.
+set(TINYAOT_BOARD_CPU_PARTNO 0xC20)  # CPUID.PARTNO the startup insists on
+set(TINYAOT_QEMU_MACHINE microbit)
+set(TINYAOT_QEMU_ARGS "-global nrf51-soc.flash-size=1048576 -global nrf51-soc.sram-size=131072")

@@ -1,0 +1,196 @@
+#include "session.h"
+
+#include <string.h>
+
+#include "board.h"
+#include "markers.h"
+#include "semihosting.h"
+#include "text.h"
+
+namespace tinyaot::runner {
+namespace {
+
+char g_command_line[2048];
+
+void print_value(const char* key, uint64_t value) {
+  board::Line line;
+  board::print(line.text(key).text(": ").dec(value).c_str());
+}
+
+void print_problem(const char* what, const char* detail) {
+  board::Line line;
+  board::print(line.text("tinyaot-runner: ").text(what).text(detail).c_str());
+}
+
+void log_to_console(const char* message) {
+  board::Line line;
+  board::print(line.text("tinyaot-log: ").text(message).c_str());
+}
+
+// Splits in place at spaces; returns the next token or nullptr.
+char* next_token(char** cursor) {
+  char* p = *cursor;
+  while (*p == ' ') ++p;
+  if (*p == '\0') return nullptr;
+  char* token = p;
+  while (*p != '\0' && *p != ' ') ++p;
+  if (*p == ' ') *p++ = '\0';
+  *cursor = p;
+  return token;
+}
+
+bool add_file(const char** list, uint32_t* count, const char* path) {
+  if (path == nullptr || *count == kMaxFiles) return false;
+  list[(*count)++] = path;
+  return true;
+}
+
+uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
+  const int32_t handle = semihosting::open(path, semihosting::kModeWriteBinary);
+  if (handle < 0) {
+    print_problem("cannot create ", path);
+    return board::kExitFile;
+  }
+  const bool ok = semihosting::write(handle, data, bytes);
+  semihosting::close(handle);
+  if (!ok) {
+    print_problem("cannot write ", path);
+    return board::kExitFile;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool parse_command_line(CommandLine* line) {
+  if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) {
+    print_problem("cannot read the command line", " (too long for the buffer?)");
+    return false;
+  }
+  char* cursor = g_command_line;
+  next_token(&cursor);  // the kernel (firmware) path QEMU puts first
+  while (char* token = next_token(&cursor)) {
+    bool ok = true;
+    if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
+      ok = add_file(line->inputs, &line->num_inputs, next_token(&cursor));
+    } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
+      ok = add_file(line->outputs, &line->num_outputs, next_token(&cursor));
+    } else if (token[0] != '-' && line->program == nullptr) {
+      line->program = token;
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      print_problem("bad argument near ", token);
+      return false;
+    }
+  }
+  return true;
+}
+
+void install_log_hook() { set_log_hook(log_to_console); }
+
+uint32_t read_file(const char* path, uint8_t* buffer, uint32_t capacity, uint32_t* bytes,
+                   bool exact) {
+  const int32_t handle = semihosting::open(path, semihosting::kModeReadBinary);
+  if (handle < 0) {
+    print_problem("cannot open ", path);
+    return board::kExitFile;
+  }
+  const int32_t length = semihosting::file_length(handle);
+  uint32_t code = 0;
+  if (length < 0) {
+    print_problem("cannot size ", path);
+    code = board::kExitFile;
+  } else if (exact && static_cast<uint32_t>(length) != capacity) {
+    // A short or long input is a mistake in the set-up, not something to pad.
+    board::Line line;
+    line.text("tinyaot-runner: ")
+        .text(path)
+        .text(" has ")
+        .dec(static_cast<uint32_t>(length))
+        .text(" bytes, the input needs ")
+        .dec(capacity);
+    board::print(line.c_str());
+    code = board::kExitFile;
+  } else if (static_cast<uint32_t>(length) > capacity) {
+    board::Line line;
+    line.text("tinyaot-runner: ")
+        .text(path)
+        .text(" is ")
+        .dec(static_cast<uint32_t>(length))
+        .text(" bytes; only ")
+        .dec(capacity)
+        .text(" fit");
+    board::print(line.c_str());
+    code = board::kExitNoFit;
+  } else if (!semihosting::read(handle, buffer, static_cast<uint32_t>(length))) {
+    print_problem("cannot read ", path);
+    code = board::kExitFile;
+  }
+  semihosting::close(handle);
+  *bytes = length < 0 ? 0 : static_cast<uint32_t>(length);
+  return code;
+}
+
+uint32_t run_vectors(const Program& program, uint8_t* arena, uint32_t arena_capacity,
+                     const CommandLine& line) {
+  const ProgramHeader& h = *program.header;
+  print_value("tinyaot-arena-bytes", h.arena_bytes);
+  const uint32_t per_in = h.num_inputs;
+  const uint32_t per_out = h.num_outputs;
+  uint32_t vectors = 1;
+  if (line.num_inputs != 0) {
+    vectors = per_in == 0 ? 0 : line.num_inputs / per_in;
+    if (vectors == 0 || vectors * per_in != line.num_inputs) {
+      print_problem("the input files are not a whole number of vectors", "");
+      return board::kExitUsage;
+    }
+  }
+  if (line.num_outputs != 0 && line.num_outputs != vectors * per_out) {
+    print_problem("give every output of every vector, or none", "");
+    return board::kExitUsage;
+  }
+  if (arena_capacity < h.arena_bytes) {
+    board::Line message;
+    message.text("tinyaot-runner: the arena needs ")
+        .dec(h.arena_bytes)
+        .text(" bytes; ")
+        .dec(arena_capacity)
+        .text(" are free");
+    board::print(message.c_str());
+    return board::kExitNoFit;
+  }
+  for (uint32_t v = 0; v < vectors; ++v) {
+    for (uint32_t i = 0; line.num_inputs != 0 && i < per_in; ++i) {
+      uint32_t bytes = 0;
+      const uint32_t code = read_file(line.inputs[v * per_in + i], input_data(program, arena, i),
+                                      program.inputs[i].bytes, &bytes, true);
+      if (code != 0) return code;
+    }
+    tinyaot_mark_start();
+    const Status status = run_program(program, arena, arena_capacity);
+    tinyaot_mark_stop();
+    if (status != Status::kOk) {
+      board::Line message;
+      board::print(message.text("tinyaot-status: ").text(status_name(status)).c_str());
+      return static_cast<uint32_t>(status);
+    }
+    for (uint32_t o = 0; line.num_outputs != 0 && o < per_out; ++o) {
+      const uint32_t code = write_file(line.outputs[v * per_out + o],
+                                       output_data(program, arena, o), program.outputs[o].bytes);
+      if (code != 0) return code;
+    }
+  }
+  print_value("tinyaot-vectors", vectors);
+  board::print("tinyaot-status: kOk");
+  return 0;
+}
+
+uint32_t report_load_failure(Status status) {
+  board::Line line;
+  board::print(line.text("tinyaot-status: ").text(status_name(status)).c_str());
+  return static_cast<uint32_t>(status);
+}
+
+}  // namespace tinyaot::runner

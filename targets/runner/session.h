@@ -1,0 +1,49 @@
+// What both firmwares (program read from a file, program linked in) share:
+// the -append command line, file transfers, and running the program on
+// each input vector between the instruction-count markers.
+#pragma once
+
+#include <stdint.h>
+
+#include "tinyaot/runtime.h"
+
+namespace tinyaot::runner {
+
+constexpr uint32_t kMaxFiles = 64;
+
+// -append "[PROGRAM] [--input FILE]... [--output FILE]..."
+// Files go in vector order: with a program of I inputs and O outputs,
+// inputs 0..I-1 and outputs 0..O-1 are the first vector, and so on.
+// Paths contain no spaces (QEMU passes the string as is).
+struct CommandLine {
+  const char* program = nullptr;
+  const char* inputs[kMaxFiles];
+  uint32_t num_inputs = 0;
+  const char* outputs[kMaxFiles];
+  uint32_t num_outputs = 0;
+};
+
+// Reads the semihosting command line; prints why and returns false if it
+// is malformed.
+bool parse_command_line(CommandLine* line);
+
+// Sends the runtime's log lines to the console.
+void install_log_hook();
+
+// Reads a whole file into [buffer, buffer + capacity); *bytes gets its
+// length. With `exact`, the file must be exactly `capacity` bytes. Returns
+// a board exit code (0 on success).
+uint32_t read_file(const char* path, uint8_t* buffer, uint32_t capacity, uint32_t* bytes,
+                   bool exact = false);
+
+// Runs a loaded program once per vector of files (once on whatever the
+// arena holds if no input is given), writing outputs, and prints the
+// summary lines. Returns the exit code: the runtime status of the first
+// failure, or a board exit code for a file problem.
+uint32_t run_vectors(const Program& program, uint8_t* arena, uint32_t arena_capacity,
+                     const CommandLine& line);
+
+// Prints the failing status and returns it as an exit code.
+uint32_t report_load_failure(Status status);
+
+}  // namespace tinyaot::runner

@@ -1,0 +1,49 @@
+// Shared by the fuzz targets: exact-size aligned buffers (so the sanitizer
+// sees a read one byte past the end) and a bounded load-and-run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "tinyaot/runtime.h"
+
+namespace tinyaot::fuzz {
+
+// Arenas above this are not allocated: the fuzzer hunts memory errors, not
+// the host's allocator limits.
+constexpr uint32_t kMaxArenaBytes = 16u << 20;
+
+class ExactBuffer {
+ public:
+  explicit ExactBuffer(size_t size)
+      : data_(static_cast<uint8_t*>(::operator new (size ? size : 1, std::align_val_t{16}))) {}
+  ExactBuffer(const ExactBuffer&) = delete;
+  ExactBuffer& operator=(const ExactBuffer&) = delete;
+  ~ExactBuffer() { ::operator delete (data_, std::align_val_t{16}); }
+  uint8_t* data() const { return data_; }
+
+ private:
+  uint8_t* data_;
+};
+
+// Runs a loaded program on an exact-size arena with a fixed fill pattern.
+// Kernels must cope with any input values, so the pattern only needs to be
+// deterministic.
+inline Status run_bounded(const Program& program) {
+  const uint32_t arena_bytes = program.header->arena_bytes;
+  if (arena_bytes > kMaxArenaBytes) return Status::kOk;
+  ExactBuffer arena(arena_bytes);
+  for (uint32_t i = 0; i < arena_bytes; ++i) arena.data()[i] = static_cast<uint8_t>(i * 37u + 11u);
+  return run_program(program, arena.data(), arena_bytes);
+}
+
+[[noreturn]] inline void die(const char* what, const char* detail) {
+  std::fprintf(stderr, "tinyaot fuzz: %s: %s\n", what, detail);
+  std::abort();
+}
+
+}  // namespace tinyaot::fuzz

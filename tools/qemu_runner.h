@@ -1,0 +1,31 @@
+// Running and measuring programs on emulated Cortex-M cores: the CLI's
+// `--on qemu:<core>` hands the work to tools/qemu/tinyaot-qemu (firmware
+// built at -O2 under <build>/arm, QEMU 7.2 boards as in targets/README.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tinyaot::cli {
+
+// "qemu:cortex-m4" -> "m4". Anything else (the host, unknown or unemulated
+// cores) throws std::runtime_error naming what is supported.
+std::string qemu_core(const std::string& on);
+
+// Runs the program once on the core, writing the outputs. Throws
+// std::runtime_error with the firmware's exit status explained on failure.
+void run_on_qemu(const std::string& core, const std::string& program,
+                 const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+
+struct BenchArgs {
+  std::string program, on;
+  std::vector<std::string> inputs;
+  bool json = false;
+};
+
+// Counts instructions per inference and sizes flash and RAM; prints a
+// summary (or JSON). Without inputs, feeds one deterministic pseudo-random
+// vector so repeated runs give identical counts.
+int do_bench(const BenchArgs& a);
+
+}  // namespace tinyaot::cli

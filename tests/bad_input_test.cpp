@@ -178,6 +178,10 @@ std::string compile_error(const Bytes& model, Bytes* program = nullptr) {
   } catch (const CompileError& e) {
     const std::string message = e.what();
     return message.empty() ? "(empty message)" : message;
+  } catch (const std::exception& e) {
+    // Reported, and the loop goes on so one bug does not hide the others.
+    ADD_FAILURE() << "compile_model threw a non-CompileError exception: " << e.what();
+    return std::string("(unexpected exception) ") + e.what();
   }
 }
 
@@ -477,6 +481,7 @@ TEST_F(BadInput, ArenaLargerThanFourGigabytesIsRefused) {
   });
   const std::string error = compile_error(model);
   EXPECT_FALSE(error.empty()) << "a model whose arena exceeds 4 GiB compiled";
+  std::cout << "  " << error << "\n";
   std::string out;
   expect_clean_failure(cli_compile(model, &out), out, {}, "arena over 4 GiB");
 }

@@ -134,7 +134,7 @@ int do_report(const ReportArgs& a) {
     write_files_atomically({{a.svg, std::vector<uint8_t>(svg.begin(), svg.end())}});
   }
   if (a.json) {
-    std::cout << report.dump(1) << "\n";
+    std::cout << report.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << report_text(report);
   }

@@ -199,7 +199,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
   h.constants_bytes = constants.size();
   h.constants_offset = file.append(constants.bytes().data(), constants.size());
   if (options.debug_info) {
-    const std::string text = debug_json(c, options).dump();
+    const std::string text =
+        debug_json(c, options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     h.debug_bytes = static_cast<uint32_t>(text.size());
     h.debug_offset = file.append(text.data(), text.size());
   } else {

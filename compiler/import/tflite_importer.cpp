@@ -58,6 +58,33 @@ const std::map<tflite::BuiltinOperator, OpType>& op_map() {
   return map;
 }
 
+// Inputs every operator of the type needs (optional ones such as a bias
+// come after these), so passes and lowerings may rely on them.
+size_t required_inputs(OpType type) {
+  switch (type) {
+    case OpType::kStridedSlice:
+      return 4;
+    case OpType::kTransposeConv:
+      return 3;
+    case OpType::kConv2d:
+    case OpType::kDepthwiseConv2d:
+    case OpType::kFullyConnected:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kPad:
+    case OpType::kPadV2:
+    case OpType::kMean:
+    case OpType::kMaximum:
+    case OpType::kMinimum:
+    case OpType::kTranspose:
+    case OpType::kBatchMatMul:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
 Padding to_padding(tflite::Padding p) {
   return p == tflite::Padding::SAME ? Padding::kSame : Padding::kValid;
 }
@@ -361,6 +388,11 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
       operation.outputs.push_back(index);
       available.insert(index);
     }
+    const size_t required = required_inputs(operation.type);
+    for (size_t k = 0; k < required; ++k)
+      if (k >= operation.inputs.size() || operation.inputs[k] < 0)
+        fail(where + ": needs at least " + std::to_string(required) + " inputs, input " +
+             std::to_string(k) + " is missing");
     operation.attrs = read_attributes(op, operation.type, where);
     // Float is allowed only at the model's edges: into QUANTIZE, out of DEQUANTIZE.
     for (size_t k = 0; k < operation.inputs.size(); ++k) {

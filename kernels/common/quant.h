@@ -49,6 +49,12 @@ inline int32_t wrapping_shift_left(int32_t x, int shift) {
   return static_cast<int32_t>(static_cast<uint32_t>(x) << shift);
 }
 
+// int32 accumulation that wraps like the hardware TFLite runs on, without
+// signed-overflow UB when a corrupt or pathological model overflows it.
+inline int32_t wrapping_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
 inline int32_t requantize_double(int32_t x, int32_t multiplier, int shift) {
   const int left = shift > 0 ? shift : 0;
   const int right = shift > 0 ? 0 : -shift;

@@ -32,10 +32,4 @@ inline bool are_channel_quants(const ChannelQuant* quant, int32_t count) {
   return true;
 }
 
-// int32 accumulation that wraps like the hardware TFLite runs on, without
-// signed-overflow UB when a pathological model overflows.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
 }  // namespace tinyaot

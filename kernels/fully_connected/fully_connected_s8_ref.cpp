@@ -35,9 +35,11 @@ Status run(const KernelArgs& args) {
     for (int32_t o = 0; o < p.output_depth; ++o) {
       const int8_t* weights = filter + o * p.input_depth;
       int32_t acc = 0;
-      for (int32_t d = 0; d < p.input_depth; ++d) acc += (row[d] + p.input_offset) * weights[d];
-      acc += quant[o].bias;
-      acc = requantize(acc, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
+      for (int32_t d = 0; d < p.input_depth; ++d)
+        acc = wrapping_add(acc, (row[d] + p.input_offset) * weights[d]);
+      acc = wrapping_add(acc, quant[o].bias);
+      acc = wrapping_add(requantize(acc, quant[o].multiplier, quant[o].shift, args.rounding),
+                         p.output_offset);
       output[b * p.output_depth + o] = static_cast<int8_t>(clamp_i32(acc, p.act_min, p.act_max));
     }
   }

@@ -9,10 +9,6 @@
 namespace tinyaot {
 namespace {
 
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
 Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
                 const uint32_t* out_bytes, uint32_t num_outputs) {
   const auto& p = *static_cast<const MeanParams*>(raw);

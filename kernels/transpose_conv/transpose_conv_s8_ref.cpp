@@ -8,13 +8,6 @@
 namespace tinyaot {
 namespace {
 
-// TFLite's int32 accumulation wraps on the targets it runs on; doing the
-// same without signed-overflow UB keeps corrupt constants from aborting a
-// sanitized build.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
 int64_t output_elements(const TransposeConvParams& p) {
   const int32_t dims[] = {p.batches, p.output_h, p.output_w, p.output_depth};
   return checked_elements(dims, 4);

@@ -29,9 +29,6 @@ struct DiffCase {
   std::vector<std::vector<uint8_t>> oracle_inputs;
   std::vector<std::vector<uint8_t>> inputs;
   Rounding rounding = Rounding::kDouble;
-  // The oracle's engine for this case is not predictable (tfjs picks XNNPACK
-  // or TFLite's kernel): pass when either rounding mode matches exactly.
-  bool either_rounding = false;
   Tolerance tolerance = Tolerance::kExact;
   bool float_output = false;  // DEQUANTIZE: compare float32 values
   std::vector<uint8_t> ties;  // kTies: 1 where output value i is a tie

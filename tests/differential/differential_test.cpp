@@ -91,15 +91,12 @@ struct CaseRun {
   std::string detail;  // the error, or the differing values
   std::vector<int32_t> output_shape;
   std::vector<uint8_t> ours;
-  std::vector<uint8_t> ours_other;  // either_rounding: the other mode's output
-  bool matched_other = false;
   int64_t tolerated = 0;  // values off by the tolerated step
 };
 
 struct OpSummary {
   int cases = 0, passed = 0, compile_fail = 0, run_fail = 0, oracle_fail = 0, mismatch = 0;
   int64_t values = 0, tolerated = 0;
-  int other_rounding = 0;  // either_rounding cases the other mode matched
   std::string first_compile_error;
 };
 
@@ -169,8 +166,7 @@ const char* tolerance_name(Tolerance t) {
 void write_case_notes(const CaseRun& run, const std::string& rounding) {
   std::ofstream notes(run.dir / "case.txt");
   notes << "operator  " << run.c.op << "\ncase      " << run.index << "\ncase seed "
-        << hex(run.seed) << "\nrounding  " << rounding
-        << (run.c.either_rounding ? " (either mode accepted)" : "") << "\ncompare   "
+        << hex(run.seed) << "\nrounding  " << rounding << "\ncompare   "
         << tolerance_name(run.c.tolerance) << "\nparams    " << run.c.params
         << "\n\nreproduce:\n  TINYAOT_DIFF_OPS=" << run.c.op
         << " TINYAOT_DIFF_CASE_SEED=" << hex(run.seed)
@@ -257,36 +253,29 @@ TEST(Differential, EveryOperatorAgainstTfjs) {
     job.outputs.push_back((run.dir / "oracle0.bin").string());
     write_case_notes(run, rounding_name(run.c.rounding));
 
-    std::vector<Rounding> modes = {run.c.rounding};
-    if (run.c.either_rounding)
-      modes.push_back(run.c.rounding == Rounding::kDouble ? Rounding::kSingle : Rounding::kDouble);
-    for (size_t m = 0; m < modes.size() && run.outcome == Outcome::kPass; ++m) {
-      CompileOptions options;
-      options.target.rounding = modes[m];
-      options.model_name = op;
-      options.debug_info = false;
-      Compilation compilation;
-      try {
-        compilation = compile_model(run.c.model.data(), run.c.model.size(), options);
-      } catch (const std::exception& e) {
-        run.outcome = Outcome::kCompileFail;
-        run.detail = e.what();
-        break;
-      }
-      const Graph& g = compilation.graph;
-      run.output_shape = g.tensors[static_cast<size_t>(g.outputs.at(0))].shape;
-      std::vector<std::vector<uint8_t>> outputs;
-      const Status status = test::run_on_host(compilation.program, run.c.inputs, &outputs);
-      if (status != Status::kOk || outputs.size() != 1) {
-        run.outcome = Outcome::kRunFail;
-        run.detail = std::string("run_on_host: ") + status_name(status) + " (rounding " +
-                     rounding_name(modes[m]) + ")";
-        break;
-      }
-      (m == 0 ? run.ours : run.ours_other) = outputs[0];
-      write(run.dir / (m == 0 ? "tinyaot0.bin" : "tinyaot0.other_rounding.bin"), outputs[0]);
+    CompileOptions options;
+    options.target.rounding = run.c.rounding;
+    options.model_name = op;
+    options.debug_info = false;
+    Compilation compilation;
+    try {
+      compilation = compile_model(run.c.model.data(), run.c.model.size(), options);
+    } catch (const std::exception& e) {
+      run.outcome = Outcome::kCompileFail;
+      run.detail = e.what();
+      continue;
     }
-    if (run.outcome != Outcome::kPass) continue;
+    const Graph& g = compilation.graph;
+    run.output_shape = g.tensors[static_cast<size_t>(g.outputs.at(0))].shape;
+    std::vector<std::vector<uint8_t>> outputs;
+    const Status status = test::run_on_host(compilation.program, run.c.inputs, &outputs);
+    if (status != Status::kOk || outputs.size() != 1) {
+      run.outcome = Outcome::kRunFail;
+      run.detail = std::string("run_on_host: ") + status_name(status);
+      continue;
+    }
+    run.ours = outputs[0];
+    write(run.dir / "tinyaot0.bin", run.ours);
     jobs.push_back(job);
     job_case.push_back(static_cast<size_t>(i));
   }
@@ -299,13 +288,7 @@ TEST(Differential, EveryOperatorAgainstTfjs) {
       run.detail = "tfjs rejected the case: " + results[j].error;
       continue;
     }
-    const std::vector<uint8_t> oracle = test::read_file(jobs[j].outputs[0]);
-    if (compare(run, oracle)) continue;
-    if (!run.ours_other.empty() && run.ours_other == oracle) {
-      run.matched_other = true;
-      continue;
-    }
-    run.outcome = Outcome::kMismatch;
+    if (!compare(run, test::read_file(jobs[j].outputs[0]))) run.outcome = Outcome::kMismatch;
   }
 
   // Report: one line per operator, then each failure.
@@ -315,7 +298,6 @@ TEST(Differential, EveryOperatorAgainstTfjs) {
     ++s.cases;
     s.values += static_cast<int64_t>(run.ours.size() / (run.c.float_output ? 4 : 1));
     s.tolerated += run.tolerated;
-    s.other_rounding += run.matched_other ? 1 : 0;
     switch (run.outcome) {
       case Outcome::kPass:
         ++s.passed;
@@ -349,8 +331,6 @@ TEST(Differential, EveryOperatorAgainstTfjs) {
           << s.run_fail << std::setw(7) << s.oracle_fail << std::setw(10) << s.mismatch
           << std::setw(9) << s.values;
     if (s.tolerated > 0) table << "  " << s.tolerated << " values +-1 (tolerated)";
-    if (s.other_rounding > 0)
-      table << "  " << s.other_rounding << " cases matched the other rounding";
     table << "\n";
     if (s.compile_fail > 0) not_compiling.push_back(op);
   }

@@ -22,9 +22,9 @@ struct CompileOptions {
 
 // Everything the compiler decided, kept for reports and tests.
 struct Compilation {
-  Graph graph;                   // after the pipeline
-  std::vector<LoweredOp> ops;    // in execution order
-  std::vector<int32_t> op_of;    // graph operation index of each lowered op
+  Graph graph;                 // after the pipeline
+  std::vector<LoweredOp> ops;  // in execution order
+  std::vector<int32_t> op_of;  // graph operation index of each lowered op
   std::vector<BufferRequest> buffers;
   std::vector<int32_t> buffer_of_tensor;  // storage tensor id -> buffer index, -1 when none
   std::vector<int32_t> scratch_buffer;    // op index -> buffer index, -1 when none

@@ -5,9 +5,14 @@
 // Each operator is compared in the rounding mode of the engine tfjs uses for
 // it (/work/shared/docs/oracle.md): single rounding for CONV_2D,
 // DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL; TFLite Micro's double
-// rounding for the rest; within one step only where XNNPACK's own arithmetic
-// differs (MUL, MEAN, LEAKY_RELU, QUANTIZE int8->int8) and at the half-step
-// ties of QUANTIZE from float32.
+// rounding for the rest; within one step only where tfjs's arithmetic is
+// neither (XNNPACK's: MUL, MEAN, LEAKY_RELU, QUANTIZE int8->int8, per-tensor
+// TRANSPOSE_CONV; TFLite's float-table SOFTMAX) and at the half-step ties of
+// QUANTIZE from float32. case_generator.cpp says why, operator by operator,
+// and how each case stays inside what tfjs's TFLite accepts.
+//
+// Failing cases keep their files under <build>/differential/cases/ with a
+// case.txt holding the parameters and the commands to reproduce them.
 //
 // Environment:
 //   TINYAOT_DIFF_CASES=N       number of cases (default 360), dealt round-robin
@@ -213,7 +218,11 @@ TEST(Differential, EveryOperatorAgainstTfjs) {
                             : static_cast<int>(ops.size());
   const bool keep_all = env("TINYAOT_DIFF_KEEP") == "1";
   const fs::path workdir = fs::path(env("TINYAOT_DIFF_WORKDIR", TINYAOT_DIFF_WORKDIR));
-  fs::remove_all(workdir);
+  // Only this test's own files: the directory may be one the user named.
+  fs::remove_all(workdir / "cases");
+  if (fs::exists(workdir))
+    for (const auto& entry : fs::directory_iterator(workdir))
+      if (entry.path().filename().string().rfind("oracle_", 0) == 0) fs::remove(entry.path());
   fs::create_directories(workdir / "cases");
 
   std::vector<CaseRun> runs(static_cast<size_t>(num_cases));

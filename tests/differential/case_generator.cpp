@@ -13,6 +13,19 @@
 #include "tools/modelgen/model_builder.h"
 #include "tools/modelgen/rng.h"
 
+// What tfjs's TFLite (and its XNNPACK delegate) refuses or gets wrong, found
+// by running this generator, and how the cases stay clear of it:
+//   - int8 CONV_2D and DEPTHWISE_CONV_2D without a bias fail to prepare
+//     ("has_bias was not true"): they always get one;
+//   - XNNPACK's SAME convolution with unused trailing input rows/columns
+//     returns garbage: the oracle gets an equivalent cropped input;
+//   - TRANSPOSE_CONV version 4 (fused activation) is not registered, and a
+//     SAME output smaller than the filter crashes the WebAssembly instance;
+//   - TRANSPOSE is registered up to version 5 (5-D).
+// Everything else follows TFLite's own constraints (same quantization where
+// TFLite Micro requires it, fixed output quantization of LOGISTIC, TANH and
+// SOFTMAX, symmetric weights in [-127, 127], per-tensor bias beside
+// per-tensor weights, as the converter writes them).
 namespace tinyaot::difftest {
 namespace {
 

@@ -56,6 +56,11 @@ std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& f
     const double effective =
         static_cast<double>(input_scale) * filter_scale / static_cast<double>(output_scale);
     const QuantizedMultiplier q = quantize_multiplier(effective, rounding);
+    // Kernels take shifts in [-31, 30] (the loader enforces it): a scale
+    // ratio of 2^30 or more is no real model's, so refuse it here.
+    if (q.shift > 30)
+      throw CompileError("channel " + std::to_string(c) + ": input*filter/output scale " +
+                         std::to_string(effective) + " is too large to requantize");
     out[static_cast<size_t>(c)] = {bias.empty() ? 0 : bias[static_cast<size_t>(c)], q.multiplier,
                                    q.shift};
   }

@@ -24,17 +24,36 @@
 #include "kernels/transpose/transpose.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 
-#define TINYAOT_KERNEL_LIST(X)                                                                    \
-  X(fully_connected_s8_ref)                                                                       \
-  X(transpose_conv_s8_ref)                                                                        \
-  X(batch_matmul_s8_ref)                                                                          \
-  X(conv2d_s8_ref)                                                                                \
-  X(depthwise_conv2d_s8_ref) X(copy_s8) X(pad_s8_ref) X(concatenation_s8_ref) X(transpose_s8_ref) \
-      X(strided_slice_s8_ref) X(avg_pool2d_s8_ref) X(max_pool2d_s8_ref) X(mean_s8_ref)            \
-          X(softmax_s8_ref) X(add_s8_ref) X(sub_s8_ref) X(mul_s8_ref) X(maximum_s8_ref)           \
-              X(minimum_s8_ref) X(lut_s8_ref) X(quantize_f32_s8_ref) X(dequantize_s8_f32_ref)     \
-                  X(conv2d_s8_1x1) X(conv2d_s8_im2col_dsp) X(conv2d_s8_im2col_mve)                \
-                      X(depthwise_conv2d_s8_3x3) X(fully_connected_s8_mve)
+// clang-format off
+#define TINYAOT_KERNEL_LIST(X) \
+  X(fully_connected_s8_ref) \
+  X(transpose_conv_s8_ref) \
+  X(batch_matmul_s8_ref) \
+  X(conv2d_s8_ref) \
+  X(depthwise_conv2d_s8_ref) \
+  X(copy_s8) \
+  X(pad_s8_ref) \
+  X(concatenation_s8_ref) \
+  X(transpose_s8_ref) \
+  X(strided_slice_s8_ref) \
+  X(avg_pool2d_s8_ref) \
+  X(max_pool2d_s8_ref) \
+  X(mean_s8_ref) \
+  X(softmax_s8_ref) \
+  X(add_s8_ref) \
+  X(sub_s8_ref) \
+  X(mul_s8_ref) \
+  X(maximum_s8_ref) \
+  X(minimum_s8_ref) \
+  X(lut_s8_ref) \
+  X(quantize_f32_s8_ref) \
+  X(dequantize_s8_f32_ref) \
+  X(conv2d_s8_1x1) \
+  X(conv2d_s8_im2col_dsp) \
+  X(conv2d_s8_im2col_mve) \
+  X(depthwise_conv2d_s8_3x3) \
+  X(fully_connected_s8_mve)
+// clang-format on
 
 namespace tinyaot {
 

@@ -149,6 +149,18 @@ void choose_schedule(Compilation& c) {
   if (lower_bound_bytes(reordered.buffers) < original) apply_order(c, order);
 }
 
+// The planner and the program format count bytes in 32 bits. When every
+// buffer fits side by side below 4 GiB no offset can wrap; past that the
+// model is far beyond any microcontroller, so it is refused by name.
+void refuse_unaddressable_arena(const std::vector<BufferRequest>& buffers) {
+  uint64_t total = 0;
+  for (const BufferRequest& b : buffers)
+    total += (uint64_t{b.bytes} + kPlanAlignment - 1) / kPlanAlignment * kPlanAlignment;
+  if (total <= UINT32_MAX - kPlanAlignment) return;
+  throw CompileError("model: its tensors and scratch total " + std::to_string(total) +
+                     " bytes; the arena of a program is limited to 4 GiB");
+}
+
 }  // namespace
 
 Core parse_core(const std::string& name) {
@@ -209,6 +221,7 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   progress("plan");
   choose_schedule(c);
   collect_buffers(c);
+  refuse_unaddressable_arena(c.buffers);
   c.plan = plan_memory(c.buffers);
   const std::string problem = verify_plan(c.buffers, c.plan);
   if (!problem.empty()) throw CompileError("internal: memory plan is unsound: " + problem);

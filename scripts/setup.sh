@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   build-essential cmake ninja-build clang clang-format libclang-rt-dev
   libgtest-dev libgmock-dev flatbuffers-compiler libflatbuffers-dev
-  libcli11-dev nlohmann-json3-dev nodejs npm python3
+  libcli11-dev nlohmann-json3-dev python3
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
 )
 
@@ -15,6 +15,10 @@ missing=()
 for package in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# Node.js may come from NodeSource (which bundles npm and conflicts with
+# Debian's npm package): take Debian's only when no node/npm is present.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

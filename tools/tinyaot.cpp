@@ -1,8 +1,10 @@
 // The tinyaot command line: compile, run, report, verify.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "compiler/compile.h"
 #include "compiler/emit/report.h"
@@ -86,10 +88,17 @@ int do_run(const RunArgs& a) {
   if (a.outputs.size() != h.num_outputs)
     throw Failure("the program produces " + std::to_string(h.num_outputs) + " output(s), " +
                   std::to_string(a.outputs.size()) + " given");
-  std::vector<uint8_t> arena_storage(h.arena_bytes + kArenaAlignment, 0);
+  // calloc, not a vector: a program may declare up to 4 GiB, and a host
+  // that cannot give it must get a clear error, not an abort.
+  const size_t arena_request = size_t{h.arena_bytes} + kArenaAlignment;
+  const std::unique_ptr<uint8_t, decltype(&std::free)> arena_storage(
+      static_cast<uint8_t*>(std::calloc(arena_request, 1)), &std::free);
+  if (!arena_storage)
+    throw Failure("cannot allocate the program's arena of " + std::to_string(h.arena_bytes) +
+                  " bytes on this host");
   uint8_t* arena =
-      arena_storage.data() +
-      (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.data()) % kArenaAlignment) %
+      arena_storage.get() +
+      (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.get()) % kArenaAlignment) %
           kArenaAlignment;
   for (uint32_t i = 0; i < h.num_inputs; ++i) {
     const std::vector<uint8_t> data = read_file(a.inputs[i]);

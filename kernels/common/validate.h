@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/quant.h"
 #include "tinyaot/status.h"
 
 namespace tinyaot {
@@ -31,5 +32,14 @@ inline bool is_activation_range(int32_t lo, int32_t hi) {
 }
 
 inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
+
+// The constants come from the program, not the parameters: a corrupt
+// shift would make the requantization shift by 32 or more.
+inline bool are_channel_quants(const ChannelQuant* quant, int32_t count) {
+  for (int32_t i = 0; i < count; ++i) {
+    if (!is_shift(quant[i].shift)) return false;
+  }
+  return true;
+}
 
 }  // namespace tinyaot

@@ -1,6 +1,5 @@
-// Checks shared by the convolution kernels' validate and run functions
-// (freestanding): a window whose index arithmetic stays inside int32, and
-// per-channel constants whose shifts the requantization can take.
+// Checks shared by the convolution kernels' validate functions
+// (freestanding): a window whose index arithmetic stays inside int32.
 #pragma once
 
 #include <stdint.h>
@@ -21,15 +20,6 @@ inline bool is_window_axis(int32_t input, int32_t filter, int32_t output, int32_
       !checked_mul(int64_t{filter} - 1, dilation, &taps))
     return false;
   return reach + taps <= INT32_MAX;
-}
-
-// The constants come from the program, not the parameters: a corrupt
-// shift would make the requantization shift by 32 or more.
-inline bool are_channel_quants(const ChannelQuant* quant, int32_t count) {
-  for (int32_t i = 0; i < count; ++i) {
-    if (!is_shift(quant[i].shift)) return false;
-  }
-  return true;
 }
 
 }  // namespace tinyaot

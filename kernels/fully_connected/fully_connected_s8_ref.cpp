@@ -30,6 +30,7 @@ Status run(const KernelArgs& args) {
   const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* row = input + b * p.input_depth;
     for (int32_t o = 0; o < p.output_depth; ++o) {

@@ -53,6 +53,7 @@ Status run(const KernelArgs& args) {
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   auto* acc = static_cast<int32_t*>(args.scratch.data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
 
   const int32_t total = static_cast<int32_t>(output_elements(p));
   for (int32_t i = 0; i < total; ++i) acc[i] = 0;

@@ -2,6 +2,7 @@
 // planned for another, naming both. This test links a runtime built with
 // the class forced to DSP (TINYAOT_RUNTIME_ISA=1), as an M4 firmware's is.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,8 +28,12 @@ std::string shared_models() {
 // Compiles with the real CLI; returns its exit status and fills `program`.
 int compile(const std::string& model, const std::string& flags, std::vector<uint8_t>* program,
             std::string* errors = nullptr) {
+  // CTest runs each test in its own process, in parallel: the name must be
+  // unique across processes, not only within one.
+  static int serial = 0;
   const std::string out =
-      std::filesystem::temp_directory_path() / ("isa_test_" + std::to_string(std::rand()) + ".tao");
+      std::filesystem::temp_directory_path() /
+      ("isa_test_" + std::to_string(getpid()) + "_" + std::to_string(serial++) + ".tao");
   const std::string log = out + ".log";
   const std::string command =
       std::string(TINYAOT_CLI) + " compile -q " + model + " " + flags + " -o " + out + " 2>" + log;

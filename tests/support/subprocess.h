@@ -24,9 +24,11 @@ struct ChildResult {
   std::string err;
 
   // A sanitizer report ends the child with exit code 1 too, so a "clean
-  // failure" must also be free of sanitizer output.
+  // failure" must also be free of sanitizer output. A WARNING that an
+  // allocation failed (allocator_may_return_null) is not a report.
   bool sanitizer_report() const {
-    return err.find("AddressSanitizer") != std::string::npos ||
+    return err.find("ERROR: AddressSanitizer") != std::string::npos ||
+           err.find("AddressSanitizer:DEADLYSIGNAL") != std::string::npos ||
            err.find("LeakSanitizer") != std::string::npos ||
            err.find("runtime error") != std::string::npos ||
            err.find("UndefinedBehaviorSanitizer") != std::string::npos;

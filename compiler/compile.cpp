@@ -7,6 +7,7 @@
 #include "compiler/emit/program_writer.h"
 #include "compiler/import/tflite_importer.h"
 #include "compiler/pipeline.h"
+#include "compiler/planner/in_place.h"
 
 namespace tinyaot {
 namespace {
@@ -17,8 +18,10 @@ void collect_buffers(Compilation& c) {
   const int32_t num_ops = static_cast<int32_t>(c.ops.size());
   const int32_t last_step = std::max(0, num_ops - 1);
   c.buffer_of_tensor.assign(g.tensors.size(), -1);
+  place_in_place_outputs(c);
   auto touch = [&](int32_t tensor, int32_t step) {
-    const int32_t storage = g.storage_of(tensor);
+    uint32_t offset_in_root = 0;
+    const int32_t storage = placement_root(c.placement, g.storage_of(tensor), &offset_in_root);
     const Tensor& t = g.tensors[static_cast<size_t>(storage)];
     if (t.is_constant()) return;
     int32_t& index = c.buffer_of_tensor[static_cast<size_t>(storage)];
@@ -137,6 +140,7 @@ void choose_schedule(Compilation& c) {
   trial.graph = c.graph;
   trial.ops = c.ops;
   trial.op_of = c.op_of;
+  trial.slice_placement = c.slice_placement;
   collect_buffers(trial);
   const uint32_t original = lower_bound_bytes(trial.buffers);
   const std::vector<size_t> order = memory_greedy_order(c);
@@ -144,6 +148,7 @@ void choose_schedule(Compilation& c) {
   reordered.graph = c.graph;
   reordered.ops = c.ops;
   reordered.op_of = c.op_of;
+  reordered.slice_placement = c.slice_placement;
   apply_order(reordered, order);
   collect_buffers(reordered);
   if (lower_bound_bytes(reordered.buffers) < original) apply_order(c, order);
@@ -203,6 +208,13 @@ Rounding parse_rounding(const std::string& name) {
   throw CompileError("unknown rounding mode '" + name + "'; use tflm or single");
 }
 
+uint32_t arena_offset_of(const Compilation& c, int32_t id) {
+  uint32_t offset = 0;
+  const int32_t root = placement_root(c.placement, c.graph.storage_of(id), &offset);
+  const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(root)];
+  return c.plan.offsets[static_cast<size_t>(buffer)] + offset;
+}
+
 Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOptions& options) {
   auto progress = [&](const std::string& line) {
     if (options.progress) options.progress(line);
@@ -219,6 +231,7 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   }
   if (c.ops.empty()) throw CompileError("model: no operations are left to run after the pipeline");
   progress("plan");
+  place_concatenation_slices(c);
   choose_schedule(c);
   collect_buffers(c);
   refuse_unaddressable_arena(c.buffers);

@@ -20,17 +20,30 @@ struct CompileOptions {
   std::function<void(const std::string&)> progress;  // one line per stage
 };
 
+// A storage tensor that lives inside another's bytes rather than in a
+// buffer of its own.
+struct Placement {
+  int32_t host = -1;    // storage tensor id holding it; -1: its own buffer
+  uint32_t offset = 0;  // bytes from the host's start
+};
+
 // Everything the compiler decided, kept for reports and tests.
 struct Compilation {
   Graph graph;                 // after the pipeline
   std::vector<LoweredOp> ops;  // in execution order
   std::vector<int32_t> op_of;  // graph operation index of each lowered op
   std::vector<BufferRequest> buffers;
-  std::vector<int32_t> buffer_of_tensor;  // storage tensor id -> buffer index, -1 when none
-  std::vector<int32_t> scratch_buffer;    // op index -> buffer index, -1 when none
+  std::vector<int32_t> buffer_of_tensor;   // storage tensor id -> buffer index, -1 when none
+  std::vector<int32_t> scratch_buffer;     // op index -> buffer index, -1 when none
+  std::vector<Placement> slice_placement;  // storage tensor id -> concatenation slice
+  std::vector<Placement> placement;        // the above plus in-place outputs
   Plan plan;
   std::vector<uint8_t> program;  // the .tao bytes
 };
+
+// Where tensor `id` starts in the arena under the plan (follows aliases
+// and placements).
+uint32_t arena_offset_of(const Compilation& c, int32_t id);
 
 // Throws CompileError with a message naming what and where.
 Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOptions& options);

@@ -18,6 +18,11 @@ struct GoldenModel {
   std::string name;
 };
 
+// How GoogleTest names a case in its output (not a byte dump).
+void PrintTo(const GoldenModel& model, std::ostream* out) {
+  *out << model.set << "/" << model.name;
+}
+
 std::vector<GoldenModel> golden_models(const std::string& set) {
   std::vector<GoldenModel> models;
   const auto shared = shared_dir();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/compile.h"
+#include "compiler/planner/in_place.h"
 
 namespace tinyaot {
 namespace {
@@ -44,8 +45,7 @@ IoDesc io_desc(const Compilation& c, int32_t tensor_id) {
   d.scale = t.quant.scale();
   d.rank = static_cast<uint32_t>(t.shape.size());
   for (size_t i = 0; i < t.shape.size(); ++i) d.dims[i] = t.shape[i];
-  const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(g.storage_of(tensor_id))];
-  d.arena_offset = c.plan.offsets[static_cast<size_t>(buffer)];
+  d.arena_offset = arena_offset_of(c, tensor_id);
   d.bytes = static_cast<uint32_t>(t.bytes());
   return d;
 }
@@ -68,6 +68,18 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
     ops.push_back(o);
   }
   j["operations"] = ops;
+  // Tensors that live inside another's buffer (concatenation slices,
+  // in-place outputs), listed with the buffer that holds them.
+  std::vector<json> holds(c.buffers.size(), json::array());
+  for (size_t s = 0; s < c.placement.size(); ++s) {
+    if (c.placement[s].host < 0) continue;
+    uint32_t offset = 0;
+    const int32_t root = placement_root(c.placement, static_cast<int32_t>(s), &offset);
+    const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(root)];
+    if (buffer < 0) continue;
+    holds[static_cast<size_t>(buffer)].push_back(
+        {{"name", c.graph.tensors[s].name}, {"offset", offset}});
+  }
   json buffers = json::array();
   for (size_t i = 0; i < c.buffers.size(); ++i) {
     const BufferRequest& b = c.buffers[i];
@@ -81,6 +93,7 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
     if (b.kind == BufferRequest::Kind::kTensor) {
       const Tensor& t = c.graph.tensors[static_cast<size_t>(b.tensor)];
       o["shape"] = t.shape;
+      if (!holds[i].empty()) o["holds"] = holds[i];
     }
     buffers.push_back(o);
   }
@@ -134,10 +147,7 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
                      static_cast<uint32_t>(data.size())};
   };
   auto arena_ref = [&](int32_t tensor) {
-    const int32_t storage = g.storage_of(tensor);
-    const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(storage)];
-    return BufferRef{static_cast<uint32_t>(Region::kArena),
-                     c.plan.offsets[static_cast<size_t>(buffer)],
+    return BufferRef{static_cast<uint32_t>(Region::kArena), arena_offset_of(c, tensor),
                      static_cast<uint32_t>(g.tensors[static_cast<size_t>(tensor)].bytes())};
   };
 

@@ -149,7 +149,14 @@ std::string report_text(const nlohmann::json& r) {
     for (const auto& b : r["buffers"]) {
       s << "  " << std::setw(8) << b["offset"].get<uint32_t>() << std::setw(9)
         << b["bytes"].get<uint32_t>() << "  [" << b["first_op"] << ".." << b["last_op"] << "]  "
-        << (b["kind"] == "scratch" ? "scratch " : "") << b["name"].get<std::string>() << "\n";
+        << (b["kind"] == "scratch" ? "scratch " : "") << b["name"].get<std::string>();
+      if (b.contains("holds")) {
+        s << "  (also holds";
+        for (const auto& h : b["holds"])
+          s << " " << h["name"].get<std::string>() << "@+" << h["offset"].get<uint32_t>();
+        s << ")";
+      }
+      s << "\n";
     }
   }
   return s.str();

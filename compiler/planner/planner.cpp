@@ -172,13 +172,14 @@ Plan plan_memory(const std::vector<BufferRequest>& buffers, const PlanOptions& o
   };
   Plan best;
   bool have_best = false;
-  for (const auto& [name, less] : heuristics) {
+  for (const auto& heuristic : heuristics) {
+    const auto& less = heuristic.second;
     std::vector<size_t> order(buffers.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t x, size_t y) { return less(buffers[x], buffers[y]); });
     Plan plan = place_in_order(buffers, order);
-    plan.strategy = name;
+    plan.strategy = heuristic.first;
     if (!have_best || plan.arena_bytes < best.arena_bytes) {
       best = plan;
       have_best = true;

@@ -67,6 +67,14 @@ LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Tar
   LoweredOp lowered = make_lowered(KernelId::concatenation_s8_ref, params);
   for (int32_t id : op.inputs) lowered.inputs.push_back(LoweredOperand::of_tensor(id));
   lowered.outputs = {op.outputs[0]};
+  if (outer == 1) {
+    // One row: each input is one contiguous slice of the output.
+    uint32_t at = 0;
+    for (size_t i = 0; i < count; ++i) {
+      lowered.input_slices.push_back(at);
+      at += static_cast<uint32_t>(params.row_bytes[i]);
+    }
+  }
   return lowered;
 }
 

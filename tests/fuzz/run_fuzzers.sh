@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (build-fuzz, clang, ASan+UBSan), replays the
+# Builds the libFuzzer targets (in build/, the clang ASan+UBSan tree setup.sh configures), replays the
 # committed regression inputs, then fuzzes each target for SECONDS seconds.
 # Exits non-zero when a regression input fails or a fuzzer finds a crash;
 # a new crashing input is copied into tests/fuzz/regressions/<target>/.
@@ -9,7 +9,7 @@ set -euo pipefail
 
 seconds=${1:?usage: run_fuzzers.sh SECONDS}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${TINYAOT_FUZZ_BUILD:-$root/build-fuzz}
+build=${TINYAOT_FUZZ_BUILD:-$root/build}
 shared=${TINYAOT_SHARED:-$root/../shared}
 regressions=$root/tests/fuzz/regressions
 work=$build/fuzz
@@ -19,7 +19,8 @@ seed_max_bytes=${TINYAOT_FUZZ_SEED_MAX_BYTES:-65536}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 # ---- build (re-running cmake on a configured tree only refreshes it) ----
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DTINYAOT_FUZZ=ON >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DTINYAOT_FUZZ=ON >/dev/null
 ninja -C "$build" fuzz_importer fuzz_loader tinyaot
 
 # ---- seeds: the shared models, and programs compiled from them now ----

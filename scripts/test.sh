@@ -9,9 +9,15 @@ start=$(date +%s)
 
 bash scripts/setup.sh
 
-if [ -d tests/fuzz ]; then
-  bash tests/fuzz/run_fuzzers.sh "${TINYAOT_FUZZ_SECONDS:-30}"
-fi
+# A fuzzer finding fails the suite, but the tests still run, so that one
+# run reports everything that is wrong.
+fuzz_status=0
+bash tests/fuzz/run_fuzzers.sh "${TINYAOT_FUZZ_SECONDS:-30}" || fuzz_status=$?
 
-ctest --test-dir build --output-on-failure -j2 --timeout 900
+test_status=0
+ctest --test-dir build --output-on-failure -j2 --timeout 900 || test_status=$?
 echo "test suite took $(( $(date +%s) - start )) s" >&2
+if [ "$fuzz_status" -ne 0 ]; then
+  echo "test: the fuzzers failed (see above); new crash inputs are in tests/fuzz/regressions/" >&2
+fi
+[ "$fuzz_status" -eq 0 ] && [ "$test_status" -eq 0 ]

@@ -31,6 +31,11 @@ inline bool is_activation_range(int32_t lo, int32_t hi) {
   return lo >= -128 && hi <= 127 && lo <= hi;
 }
 
+template <typename T>
+inline bool is_aligned_for(const void* pointer) {
+  return reinterpret_cast<uintptr_t>(pointer) % alignof(T) == 0;
+}
+
 inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
 
 // The constants come from the program, not the parameters: a corrupt

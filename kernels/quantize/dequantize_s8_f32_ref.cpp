@@ -16,6 +16,8 @@ Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const QuantizeParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
   auto* output = static_cast<float*>(args.outputs[0].data);
+  // Arena operands carry no dtype for the loader to check their alignment.
+  if (!is_aligned_for<float>(output)) return Status::kMisaligned;
   for (int32_t i = 0; i < p.size; ++i)
     output[i] = p.scale * static_cast<float>(input[i] - p.zero_point);
   return Status::kOk;

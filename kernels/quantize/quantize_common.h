@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kernels/quantize/quantize.h"
+#include "kernels/common/validate.h"
 
 namespace tinyaot {
 

@@ -37,6 +37,8 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const QuantizeParams*>(args.params);
   const auto* input = static_cast<const float*>(args.inputs[0].data);
+  // Arena operands carry no dtype for the loader to check their alignment.
+  if (!is_aligned_for<float>(input)) return Status::kMisaligned;
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   for (int32_t i = 0; i < p.size; ++i) output[i] = quantize_one(input[i], p.scale, p.zero_point);
   return Status::kOk;

@@ -101,6 +101,28 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
   return j;
 }
 
+// The kernel's own validate function, the one the loader runs, applied at
+// compile time: a lowering that disagrees with its kernel must fail here,
+// naming the operation, not leave a program no runtime will load.
+void refuse_what_the_loader_would(const Compilation& c, size_t index,
+                                  const std::vector<BufferRef>& operands) {
+  const LoweredOp& op = c.ops[index];
+  const KernelDescriptor* d = find_kernel(static_cast<uint32_t>(op.kernel));
+  uint32_t input_bytes[kMaxOperands] = {};
+  uint32_t output_bytes[kMaxOperands] = {};
+  const size_t num_inputs = op.inputs.size();
+  if (operands.size() > kMaxOperands) throw CompileError("internal: too many operands");
+  for (size_t k = 0; k < operands.size(); ++k)
+    (k < num_inputs ? input_bytes[k] : output_bytes[k - num_inputs]) = operands[k].bytes;
+  if (d->validate(op.params.data(), input_bytes, static_cast<uint32_t>(num_inputs), output_bytes,
+                  static_cast<uint32_t>(op.outputs.size())) == Status::kOk)
+    return;
+  const Operation& source = c.graph.operations[static_cast<size_t>(c.op_of[index])];
+  throw CompileError("operator " + std::to_string(source.source_index) + " (" +
+                     op_type_name(source.type) + "): its parameters are outside what kernel " +
+                     d->name + " accepts");
+}
+
 }  // namespace
 
 std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& options) {
@@ -182,6 +204,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
       }
     }
     for (int32_t output : op.outputs) operands.push_back(arena_ref(output));
+    refuse_what_the_loader_would(
+        c, i, std::vector<BufferRef>(operands.begin() + r.first_operand, operands.end()));
     if (c.scratch_buffer[i] >= 0) {
       r.scratch = {static_cast<uint32_t>(Region::kArena),
                    c.plan.offsets[static_cast<size_t>(c.scratch_buffer[i])], op.scratch_bytes};

@@ -47,6 +47,12 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
       filter.quant.scales.size() == 1 || static_cast<int32_t>(filter.quant.scales.size()) == units,
       op, "weights need one scale or one per unit");
 
+  const int64_t batches = input.num_elements() / depth;
+  require(output.num_elements() == batches * units, op,
+          "output has " + std::to_string(output.num_elements()) + " elements; " +
+              std::to_string(batches) + " rows x " + std::to_string(units) + " units make " +
+              std::to_string(batches * units));
+
   FullyConnectedParams params{};
   params.batches = static_cast<int32_t>(input.num_elements() / depth);
   params.input_depth = depth;

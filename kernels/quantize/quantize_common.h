@@ -1,8 +1,8 @@
 // Parameter checks shared by the two float conversion kernels.
 #pragma once
 
-#include "kernels/quantize/quantize.h"
 #include "kernels/common/validate.h"
+#include "kernels/quantize/quantize.h"
 
 namespace tinyaot {
 

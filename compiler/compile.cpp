@@ -17,6 +17,7 @@ void collect_buffers(Compilation& c) {
   const Graph& g = c.graph;
   const int32_t num_ops = static_cast<int32_t>(c.ops.size());
   const int32_t last_step = std::max(0, num_ops - 1);
+  c.buffers.clear();
   c.buffer_of_tensor.assign(g.tensors.size(), -1);
   place_in_place_outputs(c);
   auto touch = [&](int32_t tensor, int32_t step) {
@@ -154,6 +155,57 @@ void choose_schedule(Compilation& c) {
   if (lower_bound_bytes(reordered.buffers) < original) apply_order(c, order);
 }
 
+// Bytes alive during each operation (aligned as the planner places them),
+// with and without the operation's own scratch.
+struct LiveBytes {
+  std::vector<uint64_t> with_scratch, without_scratch;
+};
+
+LiveBytes live_bytes(const Compilation& c) {
+  LiveBytes live;
+  live.with_scratch.assign(c.ops.size(), 0);
+  live.without_scratch.assign(c.ops.size(), 0);
+  for (const BufferRequest& b : c.buffers) {
+    const uint64_t bytes = align_up(b.bytes, kPlanAlignment);
+    for (int32_t step = b.first_op; step <= b.last_op; ++step) {
+      live.with_scratch[static_cast<size_t>(step)] += bytes;
+      if (b.kind != BufferRequest::Kind::kScratch)
+        live.without_scratch[static_cast<size_t>(step)] += bytes;
+    }
+  }
+  return live;
+}
+
+// Scratch must not be what sets the arena: at each operation where the
+// scratch lifts the bytes alive to the peak, re-lower with a variant that
+// needs less (the next-highest step's bytes leave the room it may use).
+// Slower there, but the arena stays at the activations' own bound.
+void keep_scratch_off_the_peak(Compilation& c, const Target& target) {
+  for (size_t round = 0; round < c.ops.size(); ++round) {
+    const LiveBytes live = live_bytes(c);
+    const uint64_t peak = *std::max_element(live.with_scratch.begin(), live.with_scratch.end());
+    const uint64_t floor =
+        *std::max_element(live.without_scratch.begin(), live.without_scratch.end());
+    if (peak <= floor) return;
+    bool changed = false;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      if (live.with_scratch[i] != peak || c.ops[i].scratch_bytes == 0) continue;
+      Target capped = target;
+      capped.max_scratch_bytes = static_cast<uint32_t>(
+          std::max<uint64_t>(floor, live.without_scratch[i]) - live.without_scratch[i]);
+      LoweredOp relowered =
+          lower_operation(c.graph, c.graph.operations[static_cast<size_t>(c.op_of[i])], capped);
+      if (align_up(relowered.scratch_bytes, kPlanAlignment) <
+          align_up(c.ops[i].scratch_bytes, kPlanAlignment)) {
+        c.ops[i] = std::move(relowered);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    collect_buffers(c);
+  }
+}
+
 // The planner and the program format count bytes in 32 bits. When every
 // buffer fits side by side below 4 GiB no offset can wrap; past that the
 // model is far beyond any microcontroller, so it is refused by name.
@@ -234,6 +286,7 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   place_concatenation_slices(c);
   choose_schedule(c);
   collect_buffers(c);
+  if (!options.prefer_speed) keep_scratch_off_the_peak(c, options.target);
   refuse_unaddressable_arena(c.buffers);
   c.plan = plan_memory(c.buffers);
   const std::string problem = verify_plan(c.buffers, c.plan);

@@ -17,6 +17,10 @@ struct CompileOptions {
   Target target;
   std::string model_name = "model";
   bool debug_info = true;  // embed names and the plan for `tinyaot report`
+  // By default no kernel's scratch may raise the arena above what the
+  // activations alone need (a scratch-free variant is used there instead);
+  // true keeps the fastest variant everywhere.
+  bool prefer_speed = false;
   std::function<void(const std::string&)> progress;  // one line per stage
 };
 

@@ -50,7 +50,7 @@ Program load_or_fail(const AlignedProgram& bytes, const std::string& path) {
 }
 
 struct CompileArgs {
-  std::string model, output, target = "cortex-m4", isa, rounding = "tflm";
+  std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory";
   bool quiet = false, strip = false;
 };
 
@@ -61,6 +61,9 @@ int do_compile(const CompileArgs& a) {
   options.target.rounding = parse_rounding(a.rounding);
   options.model_name = std::filesystem::path(a.model).stem().string();
   options.debug_info = !a.strip;
+  if (a.prefer != "memory" && a.prefer != "speed")
+    throw Failure("--prefer takes memory or speed, not '" + a.prefer + "'");
+  options.prefer_speed = a.prefer == "speed";
   if (!a.quiet)
     options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
   const std::vector<uint8_t> model = read_file(a.model);
@@ -188,6 +191,11 @@ int main(int argc, char** argv) {
   compile
       ->add_option("--rounding", compile_args.rounding,
                    "requantization rounding: tflm (double) or single")
+      ->capture_default_str();
+  compile
+      ->add_option("--prefer", compile_args.prefer,
+                   "memory: no kernel scratch may raise the arena (a scratch-free variant runs "
+                   "there); speed: the fastest variant everywhere")
       ->capture_default_str();
   compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
   compile->add_flag("-q,--quiet", compile_args.quiet, "no progress lines");

@@ -21,6 +21,10 @@ struct Target {
   Core core = Core::kCortexM4;
   IsaClass isa = IsaClass::kDsp;
   Rounding rounding = Rounding::kDouble;
+  // The most scratch a variant may ask for. The compiler lowers it at an
+  // operation whose scratch would raise the arena's peak: a slower
+  // variant that needs none keeps the arena at the activations' bound.
+  uint32_t max_scratch_bytes = UINT32_MAX;
 };
 
 // Any compile failure: the message names what and where.

@@ -27,12 +27,13 @@ struct VariantCandidate {
   uint64_t (*cost)(const Params& params);
 };
 
-// The cheapest candidate whose ISA class the target has and whose case
-// holds; among equal costs the one listed first. The family's reference
-// variant, applicable everywhere, guarantees an answer.
+// The cheapest candidate whose ISA class the target has, whose case holds
+// and whose scratch fits the target's cap; among equal costs the one listed
+// first. When no candidate fits the cap, the cap is dropped: the family's
+// reference variant, applicable everywhere, guarantees an answer.
 template <typename Params, size_t N>
 KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const Params& params,
-                        IsaClass isa) {
+                        const Target& target) {
   const VariantCandidate<Params>* best = nullptr;
   uint64_t best_cost = 0;
   for (const VariantCandidate<Params>& candidate : candidates) {
@@ -40,16 +41,24 @@ KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const P
     if (descriptor == nullptr) throw CompileError("internal: variant not in the registry");
     if (descriptor->params_bytes != sizeof(Params))
       throw CompileError(std::string("internal: params size mismatch for ") + descriptor->name);
-    if (static_cast<uint8_t>(descriptor->isa) > static_cast<uint8_t>(isa)) continue;
+    if (static_cast<uint8_t>(descriptor->isa) > static_cast<uint8_t>(target.isa)) continue;
     if (candidate.applies != nullptr && !candidate.applies(params)) continue;
+    const uint32_t scratch = descriptor->scratch_bytes ? descriptor->scratch_bytes(&params) : 0;
+    if (scratch > target.max_scratch_bytes) continue;
     const uint64_t cost = candidate.cost(params);
     if (best == nullptr || cost < best_cost) {
       best = &candidate;
       best_cost = cost;
     }
   }
+  if (best == nullptr && target.max_scratch_bytes != UINT32_MAX) {
+    Target uncapped = target;
+    uncapped.max_scratch_bytes = UINT32_MAX;
+    return choose_variant(candidates, params, uncapped);
+  }
   if (best == nullptr)
-    throw CompileError(std::string("internal: no variant applies for ISA class ") + isa_name(isa));
+    throw CompileError(std::string("internal: no variant applies for ISA class ") +
+                       isa_name(target.isa));
   return best->kernel;
 }
 

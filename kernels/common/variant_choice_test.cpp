@@ -10,6 +10,13 @@
 namespace tinyaot {
 namespace {
 
+Target target(IsaClass isa, uint32_t max_scratch_bytes = UINT32_MAX) {
+  Target t;
+  t.isa = isa;
+  t.max_scratch_bytes = max_scratch_bytes;
+  return t;
+}
+
 bool always(const Conv2dParams&) { return true; }
 bool never(const Conv2dParams&) { return false; }
 bool deep(const Conv2dParams& p) { return p.input_depth >= 8; }
@@ -28,23 +35,38 @@ const VariantCandidate<Conv2dParams> kCandidates[] = {
 TEST(VariantChoice, PicksCheapestWithinTheIsaClass) {
   Conv2dParams p{};
   p.input_depth = 8;
-  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kScalar), KernelId::conv2d_s8_1x1);
-  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kDsp), KernelId::conv2d_s8_im2col_dsp);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kScalar)), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kDsp)), KernelId::conv2d_s8_im2col_dsp);
   // Equal costs: the one listed first (the DSP variant) wins on MVE too.
-  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kMve), KernelId::conv2d_s8_im2col_dsp);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kMve)), KernelId::conv2d_s8_im2col_dsp);
+}
+
+TEST(VariantChoice, AScratchCapPicksTheCheapestVariantThatFitsIt) {
+  Conv2dParams p{};
+  p.batches = p.input_h = p.input_w = p.output_h = p.output_w = 4;
+  p.filter_h = p.filter_w = p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
+  p.input_depth = p.filter_depth = 8;
+  p.output_depth = 4;
+  ASSERT_GT(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 0u);
+  // The DSP variant needs scratch; the pointwise one (cost 50) needs none.
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kDsp, 0)), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choose_variant(kCandidates, p,
+                           target(IsaClass::kDsp, kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p))),
+            KernelId::conv2d_s8_im2col_dsp);
 }
 
 TEST(VariantChoice, SkipsCandidatesWhosePredicateFails) {
   Conv2dParams p{};
   p.input_depth = 4;
-  EXPECT_EQ(choose_variant(kCandidates, p, IsaClass::kScalar), KernelId::conv2d_s8_ref);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kScalar)), KernelId::conv2d_s8_ref);
   const VariantCandidate<Conv2dParams> only_mve_applies[] = {
       {KernelId::conv2d_s8_ref, nullptr, cost_100},
       {KernelId::conv2d_s8_im2col_dsp, never, cost_10},
       {KernelId::conv2d_s8_im2col_mve, always, cost_50},
   };
-  EXPECT_EQ(choose_variant(only_mve_applies, p, IsaClass::kDsp), KernelId::conv2d_s8_ref);
-  EXPECT_EQ(choose_variant(only_mve_applies, p, IsaClass::kMve), KernelId::conv2d_s8_im2col_mve);
+  EXPECT_EQ(choose_variant(only_mve_applies, p, target(IsaClass::kDsp)), KernelId::conv2d_s8_ref);
+  EXPECT_EQ(choose_variant(only_mve_applies, p, target(IsaClass::kMve)),
+            KernelId::conv2d_s8_im2col_mve);
 }
 
 TEST(VariantChoice, RefusesWhenNothingApplies) {
@@ -52,7 +74,7 @@ TEST(VariantChoice, RefusesWhenNothingApplies) {
       {KernelId::conv2d_s8_1x1, never, cost_10},
       {KernelId::conv2d_s8_im2col_mve, always, cost_10},
   };
-  EXPECT_THROW(choose_variant(none, Conv2dParams{}, IsaClass::kDsp), CompileError);
+  EXPECT_THROW(choose_variant(none, Conv2dParams{}, target(IsaClass::kDsp)), CompileError);
 }
 
 uint64_t fc_cost(const FullyConnectedParams&) { return 1; }
@@ -61,7 +83,7 @@ TEST(VariantChoice, RefusesAVariantOfAnotherParamsStruct) {
   const VariantCandidate<FullyConnectedParams> wrong[] = {
       {KernelId::conv2d_s8_ref, nullptr, fc_cost},
   };
-  EXPECT_THROW(choose_variant(wrong, FullyConnectedParams{}, IsaClass::kMve), CompileError);
+  EXPECT_THROW(choose_variant(wrong, FullyConnectedParams{}, target(IsaClass::kMve)), CompileError);
 }
 
 }  // namespace

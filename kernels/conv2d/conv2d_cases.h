@@ -59,6 +59,21 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
          p.filter_depth == p.input_depth;
 }
 
+// The step every variant ends an output with: bias (possibly with the
+// input offset's share folded in), requantization, output offset, clamp.
+inline int8_t finish_conv2d_output(const Conv2dParams& p, const ChannelQuant& q, uint32_t acc,
+                                   Rounding rounding) {
+  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
+  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
+  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+}
+
+// Variants whose ChannelQuant bias carries input_offset * (sum of the
+// channel's weights), so that their inner loop multiplies raw inputs.
+inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
+  return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve;
+}
+
 // Largest column the im2col variants take: their scratch (four columns of
 // at most two bytes, rounded up to 16) must stay a valid uint32 size.
 constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;

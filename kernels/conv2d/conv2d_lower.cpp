@@ -34,9 +34,11 @@ uint64_t reference_cost(const Conv2dParams& p) {
   return 4 * c.macs + 4 * c.outputs * c.taps + 12 * c.outputs;
 }
 
+// The DSP variant's inner loop (two pixels per weight load, offset folded
+// into the bias) without its window copy.
 uint64_t pointwise_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
-  return 3 * c.macs + 10 * c.outputs;
+  return 3 * c.macs / 4 + 10 * c.outputs;
 }
 
 // Window copy widened to int16 (2 per value), then SMLAD: two MACs per
@@ -137,10 +139,10 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const KernelId kernel = choose_variant(kVariants, params, target.isa);
+  const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
-  if (kernel == KernelId::conv2d_s8_im2col_mve) {
+  if (conv2d_variant_folds_input_offset(find_kernel(static_cast<uint32_t>(kernel)))) {
     const std::vector<int8_t> weights = constant_i8(filter, op);
     fold_input_offset(quant.data(), channels, weights.data(),
                       static_cast<int32_t>(conv2d_column_length(params)), params.input_offset);

@@ -1,6 +1,8 @@
 // Pointwise CONV_2D (1x1 filter, stride 1, no padding): each output pixel
 // is the same input pixel times a [channels, depth] matrix, so the kernel
-// is a GEMM with no window arithmetic and no bounds checks per tap.
+// is a GEMM with no window arithmetic, no bounds checks and no scratch. The
+// compiler folds input_offset * (sum of each channel's weights) into the
+// bias; two pixels share each weight load.
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
@@ -24,21 +26,35 @@ Status run(const KernelArgs& args) {
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
 
+  // Unsigned sums wrap like the hardware's int32 accumulator; the input
+  // offset's share is in the bias, so each tap is one multiply-accumulate.
   const int32_t depth = p.input_depth;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  for (int32_t pixel = 0; pixel < pixels; ++pixel) {
+  int32_t pixel = 0;
+  for (; pixel + 1 < pixels; pixel += 2) {
+    const int8_t* in0 = input + pixel * depth;
+    const int8_t* in1 = in0 + depth;
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += depth) {
+      uint32_t acc0 = 0, acc1 = 0;
+      for (int32_t c = 0; c < depth; ++c) {
+        const int32_t w = weights[c];
+        acc0 += static_cast<uint32_t>(in0[c] * w);
+        acc1 += static_cast<uint32_t>(in1[c] * w);
+      }
+      out[o] = finish_conv2d_output(p, quant[o], acc0, args.rounding);
+      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, args.rounding);
+    }
+  }
+  if (pixel < pixels) {
     const int8_t* in = input + pixel * depth;
     int8_t* out = output + pixel * p.output_depth;
     const int8_t* weights = filter;
     for (int32_t o = 0; o < p.output_depth; ++o, weights += depth) {
-      // Unsigned sums wrap like the hardware's int32 accumulator.
       uint32_t acc = 0;
-      for (int32_t c = 0; c < depth; ++c)
-        acc += static_cast<uint32_t>((in[c] + p.input_offset) * weights[c]);
-      const int32_t total = wrapping_add(static_cast<int32_t>(acc), quant[o].bias);
-      const int32_t scaled =
-          requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
-      out[o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+      for (int32_t c = 0; c < depth; ++c) acc += static_cast<uint32_t>(in[c] * weights[c]);
+      out[o] = finish_conv2d_output(p, quant[o], acc, args.rounding);
     }
   }
   return Status::kOk;
@@ -57,7 +73,8 @@ const KernelDescriptor kernel_conv2d_s8_1x1 = {
     IsaClass::kScalar,
     "input:s8[batches,input_h,input_w,input_depth], "
     "filter:s8[output_depth,1,1,input_depth], "
-    "quant:ChannelQuant[output_depth] -> output:s8[batches,input_h,input_w,output_depth]; "
+    "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
+    "-> output:s8[batches,input_h,input_w,output_depth]; "
     "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
     "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
     "input_offset,output_offset,act_min,act_max}; case=1x1,stride1,nopad",

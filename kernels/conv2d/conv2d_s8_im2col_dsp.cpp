@@ -53,12 +53,6 @@ void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int1
   }
 }
 
-int8_t finish(const Conv2dParams& p, const ChannelQuant& q, uint32_t acc, Rounding rounding) {
-  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
-  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
-  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
-}
-
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
@@ -89,8 +83,8 @@ Status run(const KernelArgs& args) {
         acc0 += static_cast<uint32_t>(first[k] * w);
         acc1 += static_cast<uint32_t>(second[k] * w);
       }
-      out[o] = finish(p, quant[o], acc0, args.rounding);
-      out[p.output_depth + o] = finish(p, quant[o], acc1, args.rounding);
+      out[o] = finish_conv2d_output(p, quant[o], acc0, args.rounding);
+      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, args.rounding);
     }
   }
   if (pixel < pixels) {
@@ -100,7 +94,7 @@ Status run(const KernelArgs& args) {
     for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
       uint32_t acc = 0;
       for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
-      out[o] = finish(p, quant[o], acc, args.rounding);
+      out[o] = finish_conv2d_output(p, quant[o], acc, args.rounding);
     }
   }
   return Status::kOk;

@@ -107,7 +107,7 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  LoweredOp lowered = make_lowered(choose_variant(kVariants, params, target.isa), params);
+  LoweredOp lowered = make_lowered(choose_variant(kVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1]),
                     LoweredOperand::of_values(channel_quant(input.quant.scale(), weights_quant,

@@ -62,7 +62,7 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const KernelId kernel = choose_variant(kVariants, params, target.isa);
+  const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), filter.quant, output.quant.scale(), bias, units, target.rounding);
   if (kernel == KernelId::fully_connected_s8_mve) {

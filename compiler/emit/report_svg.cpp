@@ -2,6 +2,7 @@
 // offset in the arena; one labelled rectangle per buffer, scratch in its own
 // colour, the lower bound as a dashed line.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -33,6 +34,11 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+std::string fit(std::string text, size_t max_chars) {
+  if (text.size() > max_chars) text = text.substr(0, max_chars > 1 ? max_chars - 1 : 0) + "~";
+  return text;
+}
+
 std::string short_name(std::string name, size_t max_chars) {
   // TFLite tensor names are paths ("model/conv_3/Relu;..."): keep the tail.
   if (const auto semicolon = name.find(';'); semicolon != std::string::npos)
@@ -42,8 +48,39 @@ std::string short_name(std::string name, size_t max_chars) {
     if (const auto before = name.rfind('/', last - 1); before != std::string::npos)
       name = name.substr(before + 1);
   }
-  if (name.size() > max_chars) name = name.substr(0, max_chars > 1 ? max_chars - 1 : 0) + "~";
-  return name;
+  return fit(name, max_chars);
+}
+
+// Operator types as a person says them ("dwconv", "fc"), short enough for
+// a rectangle one operation wide.
+std::string short_op(const std::string& type) {
+  static const std::pair<const char*, const char*> kShort[] = {
+      {"CONV_2D", "conv"},        {"DEPTHWISE_CONV_2D", "dwconv"},
+      {"FULLY_CONNECTED", "fc"},  {"AVERAGE_POOL_2D", "avgpool"},
+      {"MAX_POOL_2D", "maxpool"}, {"TRANSPOSE_CONV", "tconv"},
+      {"BATCH_MATMUL", "matmul"}, {"CONCATENATION", "concat"},
+      {"STRIDED_SLICE", "slice"}, {"HARD_SWISH", "hswish"},
+      {"LEAKY_RELU", "lrelu"},    {"DEQUANTIZE", "dequant"},
+      {"QUANTIZE", "quant"},
+  };
+  for (const auto& [long_name, short_name] : kShort)
+    if (type == long_name) return short_name;
+  std::string out;
+  for (char c : type) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// What a rectangle says: the model's input, or which operation wrote it.
+std::string buffer_label(const nlohmann::json& r, const nlohmann::json& b) {
+  const std::string name = b["name"].get<std::string>();
+  for (const auto& io : r["inputs"])
+    if (io.value("name", "") == name) return "input";
+  if (b["kind"] == "scratch") return "scratch";
+  const size_t first = b["first_op"].get<size_t>();
+  if (first < r["operations"].size())
+    return "#" + std::to_string(first) + " " +
+           short_op(r["operations"][first].value("type", std::string("op")));
+  return short_name(name, 24);
 }
 
 std::string kilobytes(double bytes) {
@@ -61,7 +98,7 @@ std::string report_svg(const nlohmann::json& r) {
   const size_t num_ops = std::max<size_t>(1, r["operations"].size());
   const double left = 90, top = 60, plot_w = std::max(640.0, std::min(1600.0, 34.0 * num_ops)),
                plot_h = 560;
-  const double width = left + plot_w + 30, height = top + plot_h + 90;
+  const double width = left + plot_w + 30, height = top + plot_h + 110;
   const double op_w = plot_w / static_cast<double>(num_ops);
   auto y_of = [&](double offset) { return top + plot_h - offset / arena * plot_h; };
 
@@ -83,14 +120,18 @@ std::string report_svg(const nlohmann::json& r) {
     s << "<text x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\" fill=\"#555\">"
       << kilobytes(offset) << "</text>\n";
   }
-  const size_t step = std::max<size_t>(1, num_ops / 20);
-  for (size_t i = 0; i < num_ops; i += step) {
+  // Each operation's index and type under the axis, slanted to fit.
+  const size_t step = std::max<size_t>(1, num_ops / 48);
+  for (size_t i = 0; i < r["operations"].size(); i += step) {
     const double x = left + op_w * (static_cast<double>(i) + 0.5);
-    s << "<text x=\"" << x << "\" y=\"" << top + plot_h + 16
-      << "\" text-anchor=\"middle\" fill=\"#555\">" << i << "</text>\n";
+    const double y = top + plot_h + 12;
+    s << "<text transform=\"translate(" << x << "," << y
+      << ") rotate(-40)\" text-anchor=\"end\" fill=\"#555\" font-size=\"10\">"
+      << escape(short_op(r["operations"][i].value("type", std::string("op")))) << " " << i
+      << "</text>\n";
   }
-  s << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << top + plot_h + 34
-    << "\" text-anchor=\"middle\">operation index</text>\n";
+  s << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << top + plot_h + 64
+    << "\" text-anchor=\"middle\">operation (execution order)</text>\n";
   s << "<text transform=\"translate(18," << top + plot_h / 2
     << ") rotate(-90)\" text-anchor=\"middle\">arena offset</text>\n";
 
@@ -111,9 +152,9 @@ std::string report_svg(const nlohmann::json& r) {
       << (scratch ? "#b86b1e" : "#2c5cc5") << "\"/>";
     const double box_w = x1 - x0, box_h = y1 - y0;
     if (box_h >= 13 && box_w >= 30) {
-      const size_t chars = static_cast<size_t>(std::max(3.0, (box_w - 6) / 6.2));
+      const size_t chars = static_cast<size_t>(std::max(3.0, (box_w - 4) / 5.8));
       s << "<text x=\"" << x0 + 4 << "\" y=\"" << y0 + std::min(box_h / 2 + 4, 14.0)
-        << "\" fill=\"#fff\">" << escape(short_name(name, chars)) << "</text>";
+        << "\" fill=\"#fff\">" << escape(fit(buffer_label(r, b), chars)) << "</text>";
       if (box_h >= 28)
         s << "<text x=\"" << x0 + 4 << "\" y=\"" << y0 + std::min(box_h / 2 + 4, 14.0) + 13
           << "\" fill=\"#eef\">" << kilobytes(bytes) << "</text>";
@@ -128,7 +169,7 @@ std::string report_svg(const nlohmann::json& r) {
   s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\""
     << plot_h << "\" fill=\"none\" stroke=\"#999\"/>\n";
   // Legend.
-  const double ly = top + plot_h + 52;
+  const double ly = top + plot_h + 80;
   s << "<rect x=\"" << left << "\" y=\"" << ly
     << "\" width=\"14\" height=\"10\" fill=\"#5b8def\"/><text x=\"" << left + 20 << "\" y=\""
     << ly + 9 << "\">tensor</text>\n";

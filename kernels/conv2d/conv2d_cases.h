@@ -68,6 +68,35 @@ inline int8_t finish_conv2d_output(const Conv2dParams& p, const ChannelQuant& q,
   return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
 }
 
+// The GEMM step the column-based variants share: `columns` (1 or 2) output
+// pixels from columns of `length` values (raw int8 input, or int16 im2col
+// columns), every filter row multiplied with each column. Sums are
+// unsigned so that they wrap like the hardware's int32 accumulator. On a
+// DSP core this is CMSIS-NN's mat_mult_kernel shape: SMLAD over pairs,
+// each weight load serving both columns.
+template <typename Column>
+inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
+                                    const Column* second, int32_t length, const int8_t* filter,
+                                    const ChannelQuant* quant, Rounding rounding, int8_t* out) {
+  const int8_t* weights = filter;
+  for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+    if (second != nullptr) {
+      uint32_t acc0 = 0, acc1 = 0;
+      for (int32_t k = 0; k < length; ++k) {
+        const int32_t w = weights[k];
+        acc0 += static_cast<uint32_t>(first[k] * w);
+        acc1 += static_cast<uint32_t>(second[k] * w);
+      }
+      out[o] = finish_conv2d_output(p, quant[o], acc0, rounding);
+      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, rounding);
+    } else {
+      uint32_t acc = 0;
+      for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
+      out[o] = finish_conv2d_output(p, quant[o], acc, rounding);
+    }
+  }
+}
+
 // Variants whose ChannelQuant bias carries input_offset * (sum of the
 // channel's weights), so that their inner loop multiplies raw inputs.
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {

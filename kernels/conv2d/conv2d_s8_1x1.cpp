@@ -26,37 +26,19 @@ Status run(const KernelArgs& args) {
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
 
-  // Unsigned sums wrap like the hardware's int32 accumulator; the input
-  // offset's share is in the bias, so each tap is one multiply-accumulate.
+  // The input offset's share is in the bias: each input pixel is a column
+  // as it stands, no copy.
   const int32_t depth = p.input_depth;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
   int32_t pixel = 0;
   for (; pixel + 1 < pixels; pixel += 2) {
-    const int8_t* in0 = input + pixel * depth;
-    const int8_t* in1 = in0 + depth;
-    int8_t* out = output + pixel * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += depth) {
-      uint32_t acc0 = 0, acc1 = 0;
-      for (int32_t c = 0; c < depth; ++c) {
-        const int32_t w = weights[c];
-        acc0 += static_cast<uint32_t>(in0[c] * w);
-        acc1 += static_cast<uint32_t>(in1[c] * w);
-      }
-      out[o] = finish_conv2d_output(p, quant[o], acc0, args.rounding);
-      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, args.rounding);
-    }
-  }
-  if (pixel < pixels) {
     const int8_t* in = input + pixel * depth;
-    int8_t* out = output + pixel * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += depth) {
-      uint32_t acc = 0;
-      for (int32_t c = 0; c < depth; ++c) acc += static_cast<uint32_t>(in[c] * weights[c]);
-      out[o] = finish_conv2d_output(p, quant[o], acc, args.rounding);
-    }
+    conv2d_multiply_columns(p, in, in + depth, depth, filter, quant, args.rounding,
+                            output + pixel * p.output_depth);
   }
+  if (pixel < pixels)
+    conv2d_multiply_columns<int8_t>(p, input + pixel * depth, nullptr, depth, filter, quant,
+                                    args.rounding, output + pixel * p.output_depth);
   return Status::kOk;
 }
 

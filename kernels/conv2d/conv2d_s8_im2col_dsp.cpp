@@ -71,31 +71,13 @@ Status run(const KernelArgs& args) {
   for (; pixel + 1 < pixels; pixel += kColumns) {
     fill_column(p, input, pixel, first);
     fill_column(p, input, pixel + 1, second);
-    int8_t* out = output + pixel * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
-      // DSP: SMLAD over int16 pairs (weights widened by SXTB16), two output
-      // channels by two columns per iteration, as CMSIS-NN's
-      // mat_mult_kernel_s8_s16 does; the sums below are its result.
-      uint32_t acc0 = 0, acc1 = 0;
-      for (int32_t k = 0; k < length; ++k) {
-        const int32_t w = weights[k];
-        acc0 += static_cast<uint32_t>(first[k] * w);
-        acc1 += static_cast<uint32_t>(second[k] * w);
-      }
-      out[o] = finish_conv2d_output(p, quant[o], acc0, args.rounding);
-      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, args.rounding);
-    }
+    conv2d_multiply_columns(p, first, second, length, filter, quant, args.rounding,
+                            output + pixel * p.output_depth);
   }
   if (pixel < pixels) {
     fill_column(p, input, pixel, first);
-    int8_t* out = output + pixel * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
-      uint32_t acc = 0;
-      for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
-      out[o] = finish_conv2d_output(p, quant[o], acc, args.rounding);
-    }
+    conv2d_multiply_columns<int16_t>(p, first, nullptr, length, filter, quant, args.rounding,
+                                     output + pixel * p.output_depth);
   }
   return Status::kOk;
 }

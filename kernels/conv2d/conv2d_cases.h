@@ -14,8 +14,8 @@
 
 namespace tinyaot {
 
-// Operand sizes and value ranges every variant needs (the reference
-// kernel's own validate makes the same checks).
+// Operand sizes and value ranges every variant needs; the reference
+// kernel's validate is exactly this.
 inline Status validate_conv2d_operands(const Conv2dParams& p, const uint32_t* in_bytes,
                                        uint32_t num_inputs, const uint32_t* out_bytes,
                                        uint32_t num_outputs) {

@@ -3,6 +3,7 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/conv2d/window_checks.h"
 
 namespace tinyaot {
@@ -10,31 +11,9 @@ namespace {
 
 Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
                 const uint32_t* out_bytes, uint32_t num_outputs) {
-  const auto& p = *static_cast<const Conv2dParams*>(raw);
-  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
-  if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
-    return Status::kBadParams;
-  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
-      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
-    return Status::kBadParams;
-  // Groups: every filter reads filter_depth consecutive input channels.
-  if (p.input_depth % p.filter_depth != 0) return Status::kBadParams;
-  const int32_t groups = p.input_depth / p.filter_depth;
-  if (p.output_depth % groups != 0) return Status::kBadParams;
-  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
-  const int32_t filter_dims[] = {p.output_depth, p.filter_h, p.filter_w, p.filter_depth};
-  const int32_t output_dims[] = {p.batches, p.output_h, p.output_w, p.output_depth};
-  const int64_t input_size = checked_elements(input_dims, 4);
-  const int64_t filter_size = checked_elements(filter_dims, 4);
-  const int64_t output_size = checked_elements(output_dims, 4);
-  if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
-  if (in_bytes[0] != input_size || in_bytes[1] != filter_size ||
-      in_bytes[2] != uint64_t(p.output_depth) * sizeof(ChannelQuant) || out_bytes[0] != output_size)
-    return Status::kBadParams;
-  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
-      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
-    return Status::kBadParams;
-  return Status::kOk;
+  // Every shape the family's lowering produces, grouped convolutions included.
+  return validate_conv2d_operands(*static_cast<const Conv2dParams*>(raw), in_bytes, num_inputs,
+                                  out_bytes, num_outputs);
 }
 
 Status run(const KernelArgs& args) {

@@ -291,6 +291,14 @@ Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOpti
   c.plan = plan_memory(c.buffers);
   const std::string problem = verify_plan(c.buffers, c.plan);
   if (!problem.empty()) throw CompileError("internal: memory plan is unsound: " + problem);
+  const uint64_t ram = uint64_t{c.plan.arena_bytes} + runtime_context_bytes();
+  if (options.ram_limit_bytes != 0 && ram > options.ram_limit_bytes)
+    throw CompileError("model: needs " + std::to_string(ram) + " bytes of RAM (arena " +
+                       std::to_string(c.plan.arena_bytes) + " + runtime context " +
+                       std::to_string(runtime_context_bytes()) + "), " +
+                       std::to_string(ram - options.ram_limit_bytes) +
+                       " more than the RAM limit of " + std::to_string(options.ram_limit_bytes) +
+                       " bytes");
   progress("emit");
   c.program = write_program(c, options);
   return c;

@@ -21,6 +21,9 @@ struct CompileOptions {
   // activations alone need (a scratch-free variant is used there instead);
   // true keeps the fastest variant everywhere.
   bool prefer_speed = false;
+  // RAM the part gives the model (arena + runtime context); 0: no limit. A
+  // model that needs more is refused at compile time, naming both figures.
+  uint64_t ram_limit_bytes = 0;
   std::function<void(const std::string&)> progress;  // one line per stage
 };
 

@@ -286,6 +286,21 @@ TEST_F(BadInput, RepackedModelStillCompiles) {
   EXPECT_EQ(compile_error(edit_model(hello_, [](tflite::ModelT&) {})), "");
 }
 
+TEST_F(BadInput, AModelThatDoesNotFitTheRamLimitIsRefusedWithBothFigures) {
+  const Bytes kws = read_file(shared_ + "/models/kws_ref_model.tflite");
+  const std::string in = put("kws.tflite", kws);
+  const std::string out = path("kws.tao");
+  // kws plans a 16,000-byte arena: 15K (15,360 bytes) cannot hold it.
+  fs::remove(out);
+  ChildResult r = cli({"compile", in, "-q", "--ram-limit", "15K", "-o", out});
+  expect_clean_failure(r, out, {"16000", "15360", "RAM limit"}, "kws in 15K");
+  r = cli({"compile", in, "-q", "--ram-limit", "lots", "-o", out});
+  expect_clean_failure(r, out, {"--ram-limit", "lots"}, "bad --ram-limit");
+  r = cli({"compile", in, "-q", "--ram-limit", "64K", "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out));
+}
+
 TEST_F(BadInput, EveryTruncationOfTheSmallModelIsRefused) {
   ASSERT_EQ(hello_.size(), 2704u);
   for (size_t length = 0; length < hello_.size(); ++length) {

@@ -1,5 +1,6 @@
 // The tinyaot command line: compile, run, report, verify.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -49,8 +50,23 @@ Program load_or_fail(const AlignedProgram& bytes, const std::string& path) {
   return program;
 }
 
+// "65536", "64K", "64KiB", "1M": a byte count for a flag; throws otherwise.
+uint64_t parse_byte_count(const std::string& text, const std::string& flag) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  const std::string unit = text.substr(digits);
+  uint64_t scale = 0;
+  if (unit.empty()) scale = 1;
+  if (unit == "K" || unit == "k" || unit == "KiB") scale = 1024;
+  if (unit == "M" || unit == "MiB") scale = 1024 * 1024;
+  if (digits == 0 || digits > 12 || scale == 0)
+    throw Failure(flag + " takes a byte count such as 65536, 64K or 1M, not '" + text + "'");
+  return std::stoull(text.substr(0, digits)) * scale;
+}
+
 struct CompileArgs {
-  std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory";
+  std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory",
+                             ram_limit;
   bool quiet = false, strip = false;
 };
 
@@ -64,6 +80,7 @@ int do_compile(const CompileArgs& a) {
   if (a.prefer != "memory" && a.prefer != "speed")
     throw Failure("--prefer takes memory or speed, not '" + a.prefer + "'");
   options.prefer_speed = a.prefer == "speed";
+  if (!a.ram_limit.empty()) options.ram_limit_bytes = parse_byte_count(a.ram_limit, "--ram-limit");
   if (!a.quiet)
     options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
   const std::vector<uint8_t> model = read_file(a.model);
@@ -197,6 +214,9 @@ int main(int argc, char** argv) {
                    "memory: no kernel scratch may raise the arena (a scratch-free variant runs "
                    "there); speed: the fastest variant everywhere")
       ->capture_default_str();
+  compile->add_option("--ram-limit", compile_args.ram_limit,
+                      "refuse a model needing more RAM (arena + runtime context) than this: "
+                      "bytes, or with K/M (KiB/MiB)");
   compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
   compile->add_flag("-q,--quiet", compile_args.quiet, "no progress lines");
 

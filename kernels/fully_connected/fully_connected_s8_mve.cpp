@@ -2,6 +2,7 @@
 // input offset's share (input_offset * sum of the unit's weights) folded
 // into the bias by the compiler, so the inner loop is one 8-bit
 // multiply-accumulate per pair and needs no widening.
+#include "kernels/common/dot_s8.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -22,10 +23,7 @@ Status run(const KernelArgs& args) {
     int8_t* out = output + b * p.output_depth;
     const int8_t* weights = filter;
     for (int32_t o = 0; o < p.output_depth; ++o, weights += p.input_depth) {
-      // MVE: VMLADAVA.S8 over 16 lanes of row and weights, the tail
-      // predicated with VCTP8 (arm_nn_vec_mat_mult_t_s8's shape).
-      uint32_t acc = 0;  // wraps like the hardware's int32 accumulator
-      for (int32_t d = 0; d < p.input_depth; ++d) acc += static_cast<uint32_t>(row[d] * weights[d]);
+      const uint32_t acc = dot_s8(row, weights, p.input_depth);
       const int32_t total = wrapping_add(static_cast<int32_t>(acc), quant[o].bias);
       const int32_t scaled =
           requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;

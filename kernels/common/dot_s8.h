@@ -10,6 +10,10 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 #endif
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#include <string.h>
+#endif
 
 namespace tinyaot {
 
@@ -28,6 +32,45 @@ inline uint32_t dot_s8(const int8_t* a, const int8_t* b, int32_t length) {
   for (int32_t k = 0; k < length; ++k) sum += static_cast<uint32_t>(a[k] * b[k]);
   return sum;
 #endif
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// A rotate the compiler folds into SXTB16's operand (ACLE's __ror is not in
+// every toolchain's arm_acle.h).
+inline uint32_t rotate_right_8(uint32_t x) { return (x >> 8) | (x << 24); }
+#endif
+
+// Two dot products sharing one weight vector: *sum_a += w . a, *sum_b +=
+// w . b (wrapping). On a DSP core: four weights per 32-bit load, widened by
+// SXTB16 into even and odd halves, each multiplied with the matching halves
+// of the inputs by SMLAD (exact 16-bit products, the sum wraps like the
+// reference's int32 accumulator), as CMSIS-NN's DSP matrix kernels do.
+inline void dot_s8_pair(const int8_t* w, const int8_t* a, const int8_t* b, int32_t length,
+                        uint32_t* sum_a, uint32_t* sum_b) {
+  int32_t k = 0;
+  uint32_t acc_a = *sum_a, acc_b = *sum_b;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t dsp_a = static_cast<int32_t>(acc_a), dsp_b = static_cast<int32_t>(acc_b);
+  for (; k + 4 <= length; k += 4) {
+    uint32_t w4, a4, b4;  // unaligned 32-bit loads, as the cores allow
+    memcpy(&w4, w + k, 4);
+    memcpy(&a4, a + k, 4);
+    memcpy(&b4, b + k, 4);
+    const int16x2_t w_even = __sxtb16(w4), w_odd = __sxtb16(rotate_right_8(w4));
+    dsp_a = __smlad(w_even, __sxtb16(a4), dsp_a);
+    dsp_a = __smlad(w_odd, __sxtb16(rotate_right_8(a4)), dsp_a);
+    dsp_b = __smlad(w_even, __sxtb16(b4), dsp_b);
+    dsp_b = __smlad(w_odd, __sxtb16(rotate_right_8(b4)), dsp_b);
+  }
+  acc_a = static_cast<uint32_t>(dsp_a);
+  acc_b = static_cast<uint32_t>(dsp_b);
+#endif
+  for (; k < length; ++k) {
+    acc_a += static_cast<uint32_t>(w[k] * a[k]);
+    acc_b += static_cast<uint32_t>(w[k] * b[k]);
+  }
+  *sum_a = acc_a;
+  *sum_b = acc_b;
 }
 
 }  // namespace tinyaot

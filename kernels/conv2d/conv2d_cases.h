@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/dot_s8.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
@@ -82,10 +83,14 @@ inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
   for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
     if (second != nullptr) {
       uint32_t acc0 = 0, acc1 = 0;
-      for (int32_t k = 0; k < length; ++k) {
-        const int32_t w = weights[k];
-        acc0 += static_cast<uint32_t>(first[k] * w);
-        acc1 += static_cast<uint32_t>(second[k] * w);
+      if constexpr (sizeof(Column) == 1) {
+        dot_s8_pair(weights, first, second, length, &acc0, &acc1);
+      } else {
+        for (int32_t k = 0; k < length; ++k) {
+          const int32_t w = weights[k];
+          acc0 += static_cast<uint32_t>(first[k] * w);
+          acc1 += static_cast<uint32_t>(second[k] * w);
+        }
       }
       out[o] = finish_conv2d_output(p, quant[o], acc0, rounding);
       out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, rounding);

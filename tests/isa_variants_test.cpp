@@ -136,8 +136,9 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
         << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   } else if (op.family == "fully_connected") {
-    EXPECT_EQ(op.kernel,
-              isa == IsaClass::kMve ? "fully_connected_s8_mve" : "fully_connected_s8_ref")
+    EXPECT_EQ(op.kernel, isa == IsaClass::kMve   ? "fully_connected_s8_mve"
+                         : isa == IsaClass::kDsp ? "fully_connected_s8_dsp"
+                                                 : "fully_connected_s8_ref")
         << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   }

@@ -25,5 +25,7 @@ extern const KernelDescriptor kernel_fully_connected_s8_ref;
 // Same operands, except that each unit's ChannelQuant bias already holds
 // + input_offset * sum(filter[o]) (kernels/common/kernel_sums.h); no scratch.
 extern const KernelDescriptor kernel_fully_connected_s8_mve;
+// Same operands and folded bias as the MVE variant, for DSP cores.
+extern const KernelDescriptor kernel_fully_connected_s8_dsp;
 
 }  // namespace tinyaot

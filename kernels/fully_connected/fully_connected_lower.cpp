@@ -21,8 +21,16 @@ uint64_t mve_cost(const FullyConnectedParams& p) {
   return outputs * ((uint64_t(p.input_depth) + 15) / 16 * 2 + 6);
 }
 
+// SMLAD: two MACs per instruction, four inputs widened per load shared by
+// two units; no per-tap offset add.
+uint64_t dsp_cost(const FullyConnectedParams& p) {
+  const uint64_t outputs = uint64_t(p.batches) * uint64_t(p.output_depth);
+  return outputs * (2 * uint64_t(p.input_depth) + 12);
+}
+
 const VariantCandidate<FullyConnectedParams> kVariants[] = {
     {KernelId::fully_connected_s8_ref, nullptr, reference_cost},
+    {KernelId::fully_connected_s8_dsp, nullptr, dsp_cost},
     {KernelId::fully_connected_s8_mve, nullptr, mve_cost},
 };
 
@@ -65,7 +73,7 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), filter.quant, output.quant.scale(), bias, units, target.rounding);
-  if (kernel == KernelId::fully_connected_s8_mve) {
+  if (kernel == KernelId::fully_connected_s8_mve || kernel == KernelId::fully_connected_s8_dsp) {
     const std::vector<int8_t> weights = constant_i8(filter, op);
     fold_input_offset(quant.data(), units, weights.data(), depth, params.input_offset);
   }

@@ -68,17 +68,27 @@ std::vector<ChannelQuant> folded(const FcCase& c) {
   return quant;
 }
 
-TEST(FullyConnectedVariants, MveMatchesReference) {
-  EXPECT_EQ(kernel_fully_connected_s8_mve.scratch_bytes, nullptr);
-  std::mt19937 rng(31);
+// The folded variants against the reference, on random shapes (odd unit
+// counts and depths exercise the pair and vector tails).
+void check_folded_variant(const KernelDescriptor& kernel, uint32_t seed) {
+  EXPECT_EQ(kernel.scratch_bytes, nullptr);
+  std::mt19937 rng(seed);
   for (int iteration = 0; iteration < 500; ++iteration) {
     const FcCase c = random_case(rng);
     for (Rounding rounding : {Rounding::kDouble, Rounding::kSingle}) {
-      ASSERT_EQ(run_with(kernel_fully_connected_s8_mve, c, folded(c), rounding),
+      ASSERT_EQ(run_with(kernel, c, folded(c), rounding),
                 run_with(kernel_fully_connected_s8_ref, c, c.quant, rounding))
-          << "iteration " << iteration << " rounding " << int(rounding);
+          << kernel.name << " iteration " << iteration << " rounding " << int(rounding);
     }
   }
+}
+
+TEST(FullyConnectedVariants, MveMatchesReference) {
+  check_folded_variant(kernel_fully_connected_s8_mve, 31);
+}
+
+TEST(FullyConnectedVariants, DspMatchesReference) {
+  check_folded_variant(kernel_fully_connected_s8_dsp, 32);
 }
 
 // 1 * 1 + 2 * (-3) = -5 raw; with input_offset 4 the reference adds

@@ -1,0 +1,68 @@
+// FULLY_CONNECTED for DSP cores: the input offset's share (input_offset *
+// sum of the unit's weights) is folded into the bias by the compiler, and
+// two units share each load of the input row: SXTB16 widens four int8
+// values at a time and SMLAD multiplies pairs (kernels/common/dot_s8.h),
+// as CMSIS-NN's arm_nn_vec_mat_mult_t_s8 does on DSP cores.
+#include "kernels/common/dot_s8.h"
+#include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
+#include "kernels/fully_connected/fully_connected.h"
+#include "kernels/fully_connected/fully_connected_checks.h"
+
+namespace tinyaot {
+namespace {
+
+int8_t finish(const FullyConnectedParams& p, const ChannelQuant& q, uint32_t acc,
+              Rounding rounding) {
+  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
+  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
+  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+  const int32_t depth = p.input_depth;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* row = input + b * depth;
+    int8_t* out = output + b * p.output_depth;
+    int32_t o = 0;
+    for (; o + 1 < p.output_depth; o += 2) {
+      uint32_t acc0 = 0, acc1 = 0;
+      const int8_t* weights = filter + o * depth;
+      dot_s8_pair(row, weights, weights + depth, depth, &acc0, &acc1);
+      out[o] = finish(p, quant[o], acc0, args.rounding);
+      out[o + 1] = finish(p, quant[o + 1], acc1, args.rounding);
+    }
+    if (o < p.output_depth)
+      out[o] = finish(p, quant[o], dot_s8(row, filter + o * depth, depth), args.rounding);
+  }
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_fully_connected_s8_dsp = {
+    "fully_connected_s8_dsp",
+    "fully_connected",
+    1,
+    sizeof(FullyConnectedParams),
+    3,
+    3,
+    1,
+    IsaClass::kDsp,
+    "input:s8[batches,input_depth], filter:s8[output_depth,input_depth], "
+    "quant:ChannelQuant[output_depth]{bias+=input_offset*sum(filter[o])} "
+    "-> output:s8[batches,output_depth]; "
+    "params=FullyConnectedParams{batches,input_depth,output_depth,input_offset,"
+    "output_offset,act_min,act_max}",
+    run,
+    validate_fully_connected_operands,
+    nullptr,
+};
+
+}  // namespace tinyaot

@@ -73,4 +73,50 @@ inline void dot_s8_pair(const int8_t* w, const int8_t* a, const int8_t* b, int32
   *sum_b = acc_b;
 }
 
+// Four dot products sharing one weight vector: acc[j] = weights . column j,
+// the columns `length` apart (wrapping). On an MVE core: VMLADAVA.S8 of 16
+// weights against 16 bytes of each column, one weight vector load shared by
+// the four columns, the tail predicated with VCTP8, as CMSIS-NN's
+// arm_nn_mat_mult_nt_t_s8 does.
+inline void dot_s8_four(const int8_t* weights, const int8_t* columns, int32_t length,
+                        uint32_t* acc) {
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  const int8_t* c0 = columns;
+  const int8_t* c1 = c0 + length;
+  const int8_t* c2 = c1 + length;
+  const int8_t* c3 = c2 + length;
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t left = length; left > 0; left -= 16) {
+    const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(left));
+    const int8x16_t w = vldrbq_z_s8(weights, lanes);
+    a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(c0, lanes), w, lanes);
+    a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(c1, lanes), w, lanes);
+    a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(c2, lanes), w, lanes);
+    a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(c3, lanes), w, lanes);
+    weights += 16;
+    c0 += 16;
+    c1 += 16;
+    c2 += 16;
+    c3 += 16;
+  }
+  acc[0] = static_cast<uint32_t>(a0);
+  acc[1] = static_cast<uint32_t>(a1);
+  acc[2] = static_cast<uint32_t>(a2);
+  acc[3] = static_cast<uint32_t>(a3);
+#else
+  uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t k = 0; k < length; ++k) {
+    const int32_t w = weights[k];
+    a0 += static_cast<uint32_t>(columns[k] * w);
+    a1 += static_cast<uint32_t>(columns[length + k] * w);
+    a2 += static_cast<uint32_t>(columns[2 * length + k] * w);
+    a3 += static_cast<uint32_t>(columns[3 * length + k] * w);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+#endif
+}
+
 }  // namespace tinyaot

@@ -5,13 +5,10 @@
 // channel's bias (kernels/common/kernel_sums.h). A tap outside the input is
 // stored as the input zero point (-input_offset), whose product with the
 // folded term cancels exactly as the reference's skipped tap.
+#include "kernels/common/dot_s8.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
-
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#endif
 
 namespace tinyaot {
 namespace {
@@ -60,53 +57,6 @@ void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8
   }
 }
 
-// acc[j] = sum over k of weights[k] * columns[j * length + k], for the four
-// columns, wrapping like the int32 accumulator. On an MVE core: VMLADAVA.S8
-// of 16 weights against 16 bytes of each column, one weight vector load
-// shared by the four columns, the tail predicated with VCTP8, as CMSIS-NN's
-// arm_nn_mat_mult_nt_t_s8 does. Elsewhere (the host, for validating
-// programs planned for M55) the same sums in portable C++.
-inline void dot_four_columns(const int8_t* weights, const int8_t* columns, int32_t length,
-                             uint32_t* acc) {
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-  const int8_t* c0 = columns;
-  const int8_t* c1 = c0 + length;
-  const int8_t* c2 = c1 + length;
-  const int8_t* c3 = c2 + length;
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  for (int32_t left = length; left > 0; left -= 16) {
-    const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(left));
-    const int8x16_t w = vldrbq_z_s8(weights, lanes);
-    a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(c0, lanes), w, lanes);
-    a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(c1, lanes), w, lanes);
-    a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(c2, lanes), w, lanes);
-    a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(c3, lanes), w, lanes);
-    weights += 16;
-    c0 += 16;
-    c1 += 16;
-    c2 += 16;
-    c3 += 16;
-  }
-  acc[0] = static_cast<uint32_t>(a0);
-  acc[1] = static_cast<uint32_t>(a1);
-  acc[2] = static_cast<uint32_t>(a2);
-  acc[3] = static_cast<uint32_t>(a3);
-#else
-  uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  for (int32_t k = 0; k < length; ++k) {
-    const int32_t w = weights[k];
-    a0 += static_cast<uint32_t>(columns[k] * w);
-    a1 += static_cast<uint32_t>(columns[length + k] * w);
-    a2 += static_cast<uint32_t>(columns[2 * length + k] * w);
-    a3 += static_cast<uint32_t>(columns[3 * length + k] * w);
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
-#endif
-}
-
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
@@ -128,7 +78,7 @@ Status run(const KernelArgs& args) {
     for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
       uint32_t acc[kColumns] = {0, 0, 0, 0};
       if (count == kColumns) {
-        dot_four_columns(weights, columns, length, acc);
+        dot_s8_four(weights, columns, length, acc);
       } else {
         for (int32_t k = 0; k < length; ++k) {
           const int32_t w = weights[k];

@@ -1,6 +1,7 @@
 #include "compiler/import/tflite_importer.h"
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -264,8 +265,17 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
   }
   if (auto* q = t->quantization()) {
     if (q->scale()) tensor.quant.scales.assign(q->scale()->begin(), q->scale()->end());
-    if (q->zero_point())
-      tensor.quant.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
+    if (const auto* zero_points = q->zero_point()) {
+      // The verifier checks a vector's length field for 4-byte alignment,
+      // not its int64 elements: a crafted file can misalign them, so they
+      // are copied out bytewise rather than read in place.
+      const uint8_t* raw = zero_points->Data();
+      for (flatbuffers::uoffset_t i = 0; i < zero_points->size(); ++i) {
+        int64_t value;
+        std::memcpy(&value, raw + i * sizeof(int64_t), sizeof(value));
+        tensor.quant.zero_points.push_back(flatbuffers::EndianScalar(value));
+      }
+    }
     tensor.quant.axis = q->quantized_dimension();
     for (float s : tensor.quant.scales)
       if (!(s > 0.0f) || !std::isfinite(s)) fail(label + " has a non-positive or non-finite scale");

@@ -102,6 +102,34 @@ inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
   }
 }
 
+// The im2col copy of output pixel `pixel`'s window (flat over batches, rows,
+// columns): each tap's input_depth values through `convert`, or `outside`
+// for a tap past the input's edge. The variants differ only in those two.
+template <typename Column, typename Convert>
+inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel,
+                               Column* column, Column outside, Convert convert) {
+  const int32_t per_image = p.output_h * p.output_w;
+  const int32_t b = pixel / per_image;
+  const int32_t oy = pixel % per_image / p.output_w;
+  const int32_t ox = pixel % p.output_w;
+  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
+  const int32_t y_origin = oy * p.stride_h - p.pad_top;
+  const int32_t x_origin = ox * p.stride_w - p.pad_left;
+  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
+    const int32_t y = y_origin + ky * p.dilation_h;
+    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
+      const int32_t x = x_origin + kx * p.dilation_w;
+      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
+        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = outside;
+      } else {
+        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
+        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = convert(in[c]);
+      }
+      column += p.input_depth;
+    }
+  }
+}
+
 // Variants whose ChannelQuant bias carries input_offset * (sum of the
 // channel's weights), so that their inner loop multiplies raw inputs.
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
@@ -117,6 +145,15 @@ constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;
 inline bool is_conv2d_im2col_case(const Conv2dParams& p) {
   const int64_t column = conv2d_column_length(p);
   return p.filter_depth == p.input_depth && column >= 1 && column <= kMaxIm2colColumn;
+}
+
+// The validate of the im2col variants: the family's checks and their case.
+inline Status validate_conv2d_im2col(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
+                                     const uint32_t* out_bytes, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
 }
 
 }  // namespace tinyaot

@@ -19,38 +19,11 @@ uint32_t scratch_bytes(const void* raw) {
   return static_cast<uint32_t>(kColumns * column * int64_t{sizeof(int16_t)});
 }
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
-  const auto& p = *static_cast<const Conv2dParams*>(raw);
-  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
-  if (status != Status::kOk) return status;
-  return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
-}
-
-// The window of output pixel `pixel` (flat over batches, rows, columns).
+// A tap outside the input contributes 0; inside, input + input_offset
+// widened to int16 (on DSP cores SXTAB16 does two per instruction).
 void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int16_t* column) {
-  const int32_t per_image = p.output_h * p.output_w;
-  const int32_t b = pixel / per_image;
-  const int32_t oy = pixel % per_image / p.output_w;
-  const int32_t ox = pixel % p.output_w;
-  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
-  const int32_t y_origin = oy * p.stride_h - p.pad_top;
-  const int32_t x_origin = ox * p.stride_w - p.pad_left;
-  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
-    const int32_t y = y_origin + ky * p.dilation_h;
-    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
-      const int32_t x = x_origin + kx * p.dilation_w;
-      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
-        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = 0;
-      } else {
-        // DSP: SXTAB16 widens and offsets two bytes per instruction here.
-        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
-        for (int32_t c = 0; c < p.input_depth; ++c)
-          column[c] = static_cast<int16_t>(in[c] + p.input_offset);
-      }
-      column += p.input_depth;
-    }
-  }
+  conv2d_fill_column<int16_t>(p, input, pixel, column, 0,
+                              [&](int8_t x) { return static_cast<int16_t>(x + p.input_offset); });
 }
 
 Status run(const KernelArgs& args) {
@@ -101,7 +74,7 @@ const KernelDescriptor kernel_conv2d_s8_im2col_dsp = {
     "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
     "input_offset,output_offset,act_min,act_max}",
     run,
-    validate,
+    validate_conv2d_im2col,
     scratch_bytes,
 };
 

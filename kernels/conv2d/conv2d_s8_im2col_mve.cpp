@@ -22,39 +22,12 @@ uint32_t scratch_bytes(const void* raw) {
   return static_cast<uint32_t>((kColumns * column + 15) / 16 * 16);
 }
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
-  const auto& p = *static_cast<const Conv2dParams*>(raw);
-  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
-  if (status != Status::kOk) return status;
-  return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
-}
-
-// The window of output pixel `pixel` (flat over batches, rows, columns).
+// Raw int8 values; a tap outside the input is the input zero point, whose
+// product cancels against the folded bias term (validate keeps
+// input_offset in [-127, 128], so the zero point is int8).
 void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column) {
-  const int32_t per_image = p.output_h * p.output_w;
-  const int32_t b = pixel / per_image;
-  const int32_t oy = pixel % per_image / p.output_w;
-  const int32_t ox = pixel % p.output_w;
-  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
-  const int32_t y_origin = oy * p.stride_h - p.pad_top;
-  const int32_t x_origin = ox * p.stride_w - p.pad_left;
-  // validate keeps input_offset in [-127, 128], so the zero point is int8.
-  const auto zero_point = static_cast<int8_t>(-p.input_offset);
-  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
-    const int32_t y = y_origin + ky * p.dilation_h;
-    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
-      const int32_t x = x_origin + kx * p.dilation_w;
-      // MVE: VSTRB of a VDUP'd zero point / VLDRB-VSTRB copies, 16 bytes a beat.
-      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
-        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = zero_point;
-      } else {
-        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
-        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = in[c];
-      }
-      column += p.input_depth;
-    }
-  }
+  conv2d_fill_column<int8_t>(p, input, pixel, column, static_cast<int8_t>(-p.input_offset),
+                             [](int8_t x) { return x; });
 }
 
 Status run(const KernelArgs& args) {
@@ -117,7 +90,7 @@ const KernelDescriptor kernel_conv2d_s8_im2col_mve = {
     "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
     "input_offset,output_offset,act_min,act_max}",
     run,
-    validate,
+    validate_conv2d_im2col,
     scratch_bytes,
 };
 

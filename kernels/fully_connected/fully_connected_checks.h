@@ -1,6 +1,6 @@
-// Operand checks every FULLY_CONNECTED variant's validate makes
-// (freestanding, header-only): one definition, so that no variant accepts
-// what another refuses.
+// What every FULLY_CONNECTED variant shares (freestanding, header-only):
+// the operand checks of its validate, one definition so that no variant
+// accepts what another refuses, and the step that ends each output.
 #pragma once
 
 #include <stdint.h>
@@ -29,6 +29,16 @@ inline Status validate_fully_connected_operands(const void* raw, const uint32_t*
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
     return Status::kBadParams;
   return Status::kOk;
+}
+
+// Bias (possibly with the input offset's share folded in), requantization,
+// output offset, clamp.
+inline int8_t finish_fully_connected_output(const FullyConnectedParams& p, const ChannelQuant& q,
+                                            uint32_t acc, Rounding rounding) {
+  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
+  const int32_t scaled =
+      wrapping_add(requantize(total, q.multiplier, q.shift, rounding), p.output_offset);
+  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
 }
 
 }  // namespace tinyaot

@@ -12,13 +12,6 @@
 namespace tinyaot {
 namespace {
 
-int8_t finish(const FullyConnectedParams& p, const ChannelQuant& q, uint32_t acc,
-              Rounding rounding) {
-  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
-  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
-  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
-}
-
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
@@ -35,11 +28,12 @@ Status run(const KernelArgs& args) {
       uint32_t acc0 = 0, acc1 = 0;
       const int8_t* weights = filter + o * depth;
       dot_s8_pair(row, weights, weights + depth, depth, &acc0, &acc1);
-      out[o] = finish(p, quant[o], acc0, args.rounding);
-      out[o + 1] = finish(p, quant[o + 1], acc1, args.rounding);
+      out[o] = finish_fully_connected_output(p, quant[o], acc0, args.rounding);
+      out[o + 1] = finish_fully_connected_output(p, quant[o + 1], acc1, args.rounding);
     }
     if (o < p.output_depth)
-      out[o] = finish(p, quant[o], dot_s8(row, filter + o * depth, depth), args.rounding);
+      out[o] = finish_fully_connected_output(p, quant[o], dot_s8(row, filter + o * depth, depth),
+                                             args.rounding);
   }
   return Status::kOk;
 }

@@ -23,11 +23,8 @@ Status run(const KernelArgs& args) {
     int8_t* out = output + b * p.output_depth;
     const int8_t* weights = filter;
     for (int32_t o = 0; o < p.output_depth; ++o, weights += p.input_depth) {
-      const uint32_t acc = dot_s8(row, weights, p.input_depth);
-      const int32_t total = wrapping_add(static_cast<int32_t>(acc), quant[o].bias);
-      const int32_t scaled =
-          requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
-      out[o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+      out[o] = finish_fully_connected_output(p, quant[o], dot_s8(row, weights, p.input_depth),
+                                             args.rounding);
     }
   }
   return Status::kOk;

@@ -21,10 +21,8 @@ Status run(const KernelArgs& args) {
       int32_t acc = 0;
       for (int32_t d = 0; d < p.input_depth; ++d)
         acc = wrapping_add(acc, (row[d] + p.input_offset) * weights[d]);
-      acc = wrapping_add(acc, quant[o].bias);
-      acc = wrapping_add(requantize(acc, quant[o].multiplier, quant[o].shift, args.rounding),
-                         p.output_offset);
-      output[b * p.output_depth + o] = static_cast<int8_t>(clamp_i32(acc, p.act_min, p.act_max));
+      output[b * p.output_depth + o] =
+          finish_fully_connected_output(p, quant[o], static_cast<uint32_t>(acc), args.rounding);
     }
   }
   return Status::kOk;

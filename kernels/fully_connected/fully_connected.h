@@ -28,4 +28,10 @@ extern const KernelDescriptor kernel_fully_connected_s8_mve;
 // Same operands and folded bias as the MVE variant, for DSP cores.
 extern const KernelDescriptor kernel_fully_connected_s8_dsp;
 
+// The variants whose ChannelQuant bias holds the folded input offset: the
+// lowering folds for exactly these.
+inline bool fully_connected_variant_folds_input_offset(const KernelDescriptor* kernel) {
+  return kernel == &kernel_fully_connected_s8_mve || kernel == &kernel_fully_connected_s8_dsp;
+}
+
 }  // namespace tinyaot

@@ -73,7 +73,7 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), filter.quant, output.quant.scale(), bias, units, target.rounding);
-  if (kernel == KernelId::fully_connected_s8_mve || kernel == KernelId::fully_connected_s8_dsp) {
+  if (fully_connected_variant_folds_input_offset(find_kernel(static_cast<uint32_t>(kernel)))) {
     const std::vector<int8_t> weights = constant_i8(filter, op);
     fold_input_offset(quant.data(), units, weights.data(), depth, params.input_offset);
   }

@@ -1,6 +1,7 @@
 #include "compiler/import/tflite_importer.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -276,20 +277,29 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
         tensor.quant.zero_points.push_back(flatbuffers::EndianScalar(value));
       }
     }
+    // Recorded, never checked here: TFLite Micro reads no tensor's
+    // quantized dimension (a bias often carries its weights' one, as in
+    // person_detect); each operator sizes per-channel scales against its own
+    // channel dimension when it lowers.
     tensor.quant.axis = q->quantized_dimension();
-    for (float s : tensor.quant.scales)
+    for (float s : tensor.quant.scales) {
       if (!(s > 0.0f) || !std::isfinite(s)) fail(label + " has a non-positive or non-finite scale");
-    if (!tensor.quant.zero_points.empty() &&
+      // 1 / scale, and every bound divided by it, overflows float.
+      if (!std::isnormal(s)) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%g", static_cast<double>(s));
+        fail(label + " has the subnormal scale " + text +
+             "; scales must be normal floats (at least 1.2e-38)");
+      }
+    }
+    // Per-channel scales may share one zero point, as TFLite allows.
+    if (!tensor.quant.zero_points.empty() && tensor.quant.zero_points.size() != 1 &&
         tensor.quant.zero_points.size() != tensor.quant.scales.size())
       fail(label + " has " + std::to_string(tensor.quant.scales.size()) + " scales but " +
            std::to_string(tensor.quant.zero_points.size()) + " zero points");
     for (int64_t zp : tensor.quant.zero_points)
       if (tensor.dtype == DType::kInt8 && (zp < -128 || zp > 127))
         fail(label + " has zero point " + std::to_string(zp) + " outside int8");
-    if (tensor.quant.scales.size() > 1 &&
-        (tensor.quant.axis < 0 || tensor.quant.axis >= static_cast<int32_t>(tensor.shape.size()) ||
-         static_cast<int32_t>(tensor.quant.scales.size()) != tensor.shape[tensor.quant.axis]))
-      fail(label + " has per-channel scales that do not match its quantized dimension");
   }
   const auto* buffers = model->buffers();
   if (!buffers || t->buffer() >= buffers->size())

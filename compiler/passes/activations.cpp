@@ -1,5 +1,6 @@
 // Activation passes: clamp ranges instead of activation operators.
 #include <algorithm>
+#include <cstdio>
 
 #include "compiler/passes/passes.h"
 #include "kernels/common/quantize_multiplier.h"
@@ -7,24 +8,51 @@
 namespace tinyaot {
 namespace {
 
-// TFLite's CalculateActivationRangeQuantized for int8.
-void activation_range(Activation activation, const Tensor& output, int32_t* lo, int32_t* hi) {
+const char* activation_name(Activation activation) {
+  switch (activation) {
+    case Activation::kRelu:
+      return "RELU";
+    case Activation::kRelu6:
+      return "RELU6";
+    case Activation::kReluN1To1:
+      return "RELU_N1_TO_1";
+    case Activation::kNone:
+      break;
+  }
+  return "NONE";
+}
+
+// TFLite's CalculateActivationRangeQuantized for int8. `op` (whose output
+// is `output`) is named when a bound does not fit an integer.
+void activation_range(Activation activation, const Tensor& output, const Operation& op, int32_t* lo,
+                      int32_t* hi) {
   const float scale = output.quant.scale();
   const int32_t zp = output.quant.zero_point();
+  auto bound = [&](float value) {
+    const std::optional<int32_t> q = quantize_real(scale, zp, value);
+    if (!q) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "the %s bound %g / scale %g is outside the int32 range",
+                    activation_name(activation), static_cast<double>(value),
+                    static_cast<double>(scale));
+      throw CompileError(describe(op) + ": output '" + output.name + "': " + text);
+    }
+    return *q;
+  };
   int32_t min = -128, max = 127;
   switch (activation) {
     case Activation::kNone:
       break;
     case Activation::kRelu:
-      min = std::max(min, quantize_real(scale, zp, 0.0f));
+      min = std::max(min, bound(0.0f));
       break;
     case Activation::kRelu6:
-      min = std::max(min, quantize_real(scale, zp, 0.0f));
-      max = std::min(max, quantize_real(scale, zp, 6.0f));
+      min = std::max(min, bound(0.0f));
+      max = std::min(max, bound(6.0f));
       break;
     case Activation::kReluN1To1:
-      min = std::max(min, quantize_real(scale, zp, -1.0f));
-      max = std::min(max, quantize_real(scale, zp, 1.0f));
+      min = std::max(min, bound(-1.0f));
+      max = std::min(max, bound(1.0f));
       break;
   }
   *lo = min;
@@ -64,7 +92,7 @@ void resolve_activations(Graph& graph, const Target&) {
     if (op.outputs.empty()) continue;
     const Tensor& out = graph.tensors[static_cast<size_t>(op.outputs[0])];
     if (out.dtype != DType::kInt8) continue;
-    activation_range(op.attrs.activation, out, &op.act_min, &op.act_max);
+    activation_range(op.attrs.activation, out, op, &op.act_min, &op.act_max);
   }
 }
 
@@ -83,7 +111,7 @@ void fold_activations(Graph& graph, const Target&) {
     if (graph.consumers(in).size() != 1 || is_graph_output(graph, in)) continue;
     int32_t lo, hi;
     activation_range(relu.type == OpType::kRelu ? Activation::kRelu : Activation::kRelu6,
-                     graph.tensors[static_cast<size_t>(out)], &lo, &hi);
+                     graph.tensors[static_cast<size_t>(out)], relu, &lo, &hi);
     Operation& p = graph.operations[static_cast<size_t>(producer)];
     p.act_min = std::max(p.act_min, lo);
     p.act_max = std::min(p.act_max, hi);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "tinyaot/target.h"
 
@@ -45,10 +46,16 @@ inline QuantizedMultiplier quantize_multiplier(double real, Rounding rounding) {
 }
 
 // TFLite's Quantize used for activation bounds: zp + round(f / scale), the
-// division in float as TFLite does it.
-inline int32_t quantize_real(float scale, int32_t zero_point, float value) {
+// division in float as TFLite does it. Empty when the result leaves int32
+// (a tiny scale makes f / scale huge or infinite; TFLite's cast would then
+// be undefined): the caller refuses the model.
+inline std::optional<int32_t> quantize_real(float scale, int32_t zero_point, float value) {
   const float q = std::round(value / scale);
-  return zero_point + static_cast<int32_t>(q);
+  const double result = static_cast<double>(zero_point) + static_cast<double>(q);
+  if (!(result >= static_cast<double>(std::numeric_limits<int32_t>::min()) &&
+        result <= static_cast<double>(std::numeric_limits<int32_t>::max())))
+    return std::nullopt;
+  return static_cast<int32_t>(result);
 }
 
 }  // namespace tinyaot

@@ -88,10 +88,11 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
           "output shape must be [batches, h, w, out_channels]");
 
   const Quantization& weights_quant = filter.quant;
+  // As TFLite Micro: per-channel scales count output channels (dimension
+  // 0); the tensor's quantized_dimension is not read.
   require(weights_quant.scales.size() == 1 ||
-              (static_cast<int32_t>(weights_quant.scales.size()) == channels &&
-               weights_quant.axis == 0),
-          op, "weights need one scale, or one per output channel on dimension 0");
+              static_cast<int32_t>(weights_quant.scales.size()) == channels,
+          op, "weights need one scale, or one per output channel");
   for (int64_t zero_point : weights_quant.zero_points)
     require(zero_point == 0, op, "weights must be symmetric (zero point 0)");
   std::vector<int32_t> bias;

@@ -57,10 +57,11 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
           "output shape must be [batches, h, w, channels]");
 
   const Quantization& weights_quant = filter.quant;
+  // As TFLite Micro: per-channel scales count the output channels
+  // (dimension 3); the tensor's quantized_dimension is not read.
   require(weights_quant.scales.size() == 1 ||
-              (static_cast<int32_t>(weights_quant.scales.size()) == channels &&
-               weights_quant.axis == 3),
-          op, "weights need one scale, or one per channel on dimension 3");
+              static_cast<int32_t>(weights_quant.scales.size()) == channels,
+          op, "weights need one scale, or one per output channel");
   for (int64_t zero_point : weights_quant.zero_points)
     require(zero_point == 0, op, "weights must be symmetric (zero point 0)");
   std::vector<int32_t> bias;

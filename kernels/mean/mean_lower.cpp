@@ -73,24 +73,19 @@ LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& targ
               std::to_string(kept));
   params.count = static_cast<int32_t>(count);
 
-  // TFLite Micro takes its plain path when nothing needs requantizing.
-  if (input.quant.scale() == output.quant.scale() &&
-      input.quant.zero_point() == output.quant.zero_point()) {
-    params.mode = MeanMode::kTruncatingDivide;
-  } else {
-    params.mode = MeanMode::kRequantize;
-    require(input.quant.scale() > 0 && output.quant.scale() > 0, op,
-            "input and output scales must be positive");
-    const double real =
-        static_cast<double>(input.quant.scale()) / static_cast<double>(output.quant.scale());
-    const QuantizedMultiplier q = fold_count(quantize_multiplier(real, target.rounding), count);
-    require(q.shift >= -31 && q.shift <= 30, op,
-            "input/output scale ratio is out of the requantizable range");
-    params.input_zero_point = input.quant.zero_point();
-    params.output_zero_point = output.quant.zero_point();
-    params.multiplier = q.multiplier;
-    params.shift = q.shift;
-  }
+  // TFLite Micro rescales even when input and output share their
+  // quantization (the multiplier is then 2^30 with shift 1 before folding).
+  require(input.quant.scale() > 0 && output.quant.scale() > 0, op,
+          "input and output scales must be positive");
+  const double real =
+      static_cast<double>(input.quant.scale()) / static_cast<double>(output.quant.scale());
+  const QuantizedMultiplier q = fold_count(quantize_multiplier(real, target.rounding), count);
+  require(q.shift >= -31 && q.shift <= 30, op,
+          "input/output scale ratio is out of the requantizable range");
+  params.input_zero_point = input.quant.zero_point();
+  params.output_zero_point = output.quant.zero_point();
+  params.multiplier = q.multiplier;
+  params.shift = q.shift;
 
   LoweredOp lowered = make_lowered(KernelId::mean_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};

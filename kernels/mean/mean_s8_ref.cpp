@@ -1,5 +1,5 @@
-// Reference MEAN: TFLite Micro's int8 reduction (reference_ops::Mean when
-// the quantization is unchanged, QuantizedMeanOrSum otherwise). Each output
+// Reference MEAN: TFLite Micro's int8 reduction (QuantizedMeanOrSum, for
+// every quantization). Each output
 // sums its cells directly, so no scratch is needed: int32 addition wraps the
 // same in any order.
 #include "kernels/common/quant.h"
@@ -23,8 +23,6 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
   }
   if (p.count != reduced || in_bytes[0] != total || out_bytes[0] != total / reduced)
     return Status::kBadParams;
-  if (p.mode == MeanMode::kTruncatingDivide) return Status::kOk;
-  if (p.mode != MeanMode::kRequantize) return Status::kBadParams;
   if (p.input_zero_point < -128 || p.input_zero_point > 127 || p.output_zero_point < -128 ||
       p.output_zero_point > 127 || p.multiplier < 0 || !is_shift(p.shift))
     return Status::kBadParams;
@@ -83,18 +81,12 @@ Status run(const KernelArgs& args) {
   int32_t base = 0;
   for (int32_t o = 0; o < outputs; ++o) {
     const int32_t sum = reduced_sum(input, base, s);
-    int32_t value;
-    if (p.mode == MeanMode::kTruncatingDivide) {
-      value = sum / p.count;
-    } else {
-      const int32_t centered = static_cast<int32_t>(static_cast<uint32_t>(sum) -
-                                                    static_cast<uint32_t>(p.input_zero_point) *
-                                                        static_cast<uint32_t>(p.count));
-      value = clamp_i32(
-          requantize(centered, p.multiplier, p.shift, args.rounding) + p.output_zero_point, -128,
-          127);
-    }
-    output[o] = static_cast<int8_t>(value);
+    const int32_t centered = static_cast<int32_t>(static_cast<uint32_t>(sum) -
+                                                  static_cast<uint32_t>(p.input_zero_point) *
+                                                      static_cast<uint32_t>(p.count));
+    output[o] = static_cast<int8_t>(
+        clamp_i32(requantize(centered, p.multiplier, p.shift, args.rounding) + p.output_zero_point,
+                  -128, 127));
     for (int32_t d = 0; d < s.kept_n; ++d) {
       base += s.kept_strides[d];
       if (++index[d] < s.kept_dims[d]) break;
@@ -110,14 +102,14 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_mean_s8_ref = {
     "mean_s8_ref",
     "mean",
-    1,
+    2,
     sizeof(MeanParams),
     1,
     1,
     1,
     IsaClass::kScalar,
     "input:s8[dims] -> output:s8[kept dims]; params=MeanParams{rank,dims[6],reduced_mask,count,"
-    "mode,input_zero_point,output_zero_point,multiplier,shift}",
+    "input_zero_point,output_zero_point,multiplier,shift}",
     run,
     validate,
     nullptr,

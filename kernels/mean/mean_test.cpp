@@ -1,5 +1,5 @@
 // MEAN through its descriptor (validate's refusals, hand-computed sums in
-// both modes and both rounding modes) and through its lowering (axis
+// both rounding modes) and through its lowering (axis
 // resolution, shape merging, the folded 1 / count multiplier).
 #include "kernels/mean/mean.h"
 
@@ -21,7 +21,8 @@ MeanParams rows_of_three() {
   p.dims[1] = 3;
   p.reduced_mask = 0b10;
   p.count = 3;
-  p.mode = MeanMode::kTruncatingDivide;
+  p.multiplier = 1 << 30;  // 0.5: a round scale for hand-computed sums
+  p.shift = 0;
   return p;
 }
 
@@ -68,10 +69,6 @@ TEST(Mean, ValidateRejectsInconsistentParams) {
   p.count = 1 << 16;
   EXPECT_NE(validate(p, 0, 1 << 16), Status::kOk);
   p = rows_of_three();
-  p.mode = static_cast<MeanMode>(7);
-  EXPECT_NE(validate(p, 6, 2), Status::kOk);
-  p = rows_of_three();
-  p.mode = MeanMode::kRequantize;
   p.multiplier = 1 << 30;
   p.shift = 31;  // past what requantize can shift
   EXPECT_NE(validate(p, 6, 2), Status::kOk);
@@ -86,14 +83,6 @@ TEST(Mean, ValidateRejectsInconsistentParams) {
   EXPECT_NE(kernel_mean_s8_ref.validate(&p, bytes, 2, bytes + 1, 1), Status::kOk);
 }
 
-TEST(Mean, TruncatingDivideRoundsTowardZero) {
-  // {1, 2, 4}: 7 / 3 = 2.33 -> 2; {-1, -2, -4}: -7 / 3 = -2.33 -> -2.
-  EXPECT_EQ(run(rows_of_three(), {1, 2, 4, -1, -2, -4}, 2), (std::vector<int8_t>{2, -2}));
-  // {-128, -128, -127}: -383 / 3 = -127.67 -> -127.
-  EXPECT_EQ(run(rows_of_three(), {-128, -128, -127, 127, 127, 126}, 2),
-            (std::vector<int8_t>{-127, 126}));
-}
-
 TEST(Mean, ReducesNonAdjacentDimensions) {
   // dims [2, 3, 2], averaging dimensions 0 and 2, input value = flat index
   // 6a + 2b + c: output b sums (6a + 2b + c) over a, c in {0, 1}, which is
@@ -105,16 +94,17 @@ TEST(Mean, ReducesNonAdjacentDimensions) {
   p.dims[2] = 2;
   p.reduced_mask = 0b101;
   p.count = 4;
-  p.mode = MeanMode::kTruncatingDivide;
+  p.multiplier = 1 << 30;  // 0.25: 0.5 * 2^-1
+  p.shift = -1;
   std::vector<int8_t> input;
   for (int i = 0; i < 12; ++i) input.push_back(static_cast<int8_t>(i));
-  EXPECT_EQ(run(p, input, 3), (std::vector<int8_t>{3, 5, 7}));
+  // 14/4 = 3.5 -> 4, 22/4 = 5.5 -> 6, 30/4 = 7.5 -> 8 (ties away from zero).
+  EXPECT_EQ(run(p, input, 3), (std::vector<int8_t>{4, 6, 8}));
 }
 
 TEST(Mean, RequantizeCentersScalesAndOffsets) {
   // multiplier 0.5 (2^30, shift 0), input zero point 2, output zero point -1.
   MeanParams p = rows_of_three();
-  p.mode = MeanMode::kRequantize;
   p.multiplier = 1 << 30;
   p.shift = 0;
   p.input_zero_point = 2;
@@ -138,7 +128,6 @@ TEST(Mean, RequantizeFollowsTheProgramsRoundingMode) {
   p.dims[0] = 2;
   p.reduced_mask = 0b1;
   p.count = 2;
-  p.mode = MeanMode::kRequantize;
   p.multiplier = 1 << 30;
   p.shift = -1;
   EXPECT_EQ(run(p, {-3, -3}, 1, Rounding::kDouble), (std::vector<int8_t>{-2}));
@@ -196,7 +185,6 @@ TEST(Mean, LoweringMergesDimensionsAndFoldsTheCount) {
   EXPECT_EQ(p.dims[1], 37);
   EXPECT_EQ(p.reduced_mask, 0b01u);
   EXPECT_EQ(p.count, 63);
-  EXPECT_EQ(p.mode, MeanMode::kRequantize);
   // 0.0203 / 0.0051 = 3.98 = 0.995 * 2^2; folding 1/63 shifts the
   // significand up by floor(log2 63) = 5: shift 2 - 5 = -3, multiplier
   // 0.995 * 2^31 * 32 / 63, about 0.505 * 2^31.
@@ -206,12 +194,26 @@ TEST(Mean, LoweringMergesDimensionsAndFoldsTheCount) {
   EXPECT_EQ(p.output_zero_point, 31);
 }
 
-TEST(Mean, LoweringTakesThePlainPathForUnchangedQuantization) {
-  const MeanParams p = lowered_params(mean_graph({3, 3}, {1, 9, 7}, 0.0203f, 6));
-  EXPECT_EQ(p.mode, MeanMode::kTruncatingDivide);
+TEST(Mean, UnchangedQuantizationStillRescalesAndRounds) {
+  // TFLite Micro's QuantizedMeanOrSum runs for equal scales too: scale
+  // ratio 1 is 2^30 with shift 1; folding 1/37 shifts it up by
+  // floor(log2 37) = 5, giving (2^35 / 37) with shift -4.
+  const MeanGraph g = mean_graph({3, 3}, {1, 9, 7}, 0.0203f, 6);
+  const MeanParams p = lowered_params(g);
   EXPECT_EQ(p.rank, 2);  // [63, 37], the duplicate axis counted once
   EXPECT_EQ(p.reduced_mask, 0b10u);
   EXPECT_EQ(p.count, 37);
+  EXPECT_EQ(p.multiplier, static_cast<int32_t>((int64_t{1} << 35) / 37));
+  EXPECT_EQ(p.shift, -4);
+  EXPECT_EQ(p.input_zero_point, 6);
+  EXPECT_EQ(p.output_zero_point, 6);
+  std::vector<int8_t> input(63 * 37, 6);
+  for (int c = 0; c < 37; ++c) input[static_cast<size_t>(c)] = c < 20 ? 7 : 0;
+  const std::vector<int8_t> out = run(p, input, 63);
+  // Row 0: 20 * 7 = 140, - 37 * 6 = -82 -> -2.22 -> -2, + 6 = 4; a plain
+  // truncating 140 / 37 would give 3.
+  EXPECT_EQ(out[0], 4);
+  EXPECT_EQ(out[1], 6);  // all cells at the zero point
 }
 
 TEST(Mean, LoweringRejectsBadAxesAndShapes) {

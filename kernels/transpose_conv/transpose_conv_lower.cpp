@@ -36,8 +36,6 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   require(filter.quant.scales.size() == 1 ||
               static_cast<int32_t>(filter.quant.scales.size()) == out_channels,
           op, "weights need one scale or one per output channel");
-  require(filter.quant.scales.size() == 1 || filter.quant.axis == 0, op,
-          "per-channel weights must be quantized along dimension 0");
   for (int64_t zp : filter.quant.zero_points)
     require(zp == 0, op, "weights must be symmetric (zero point 0)");
 

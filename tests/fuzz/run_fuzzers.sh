@@ -53,8 +53,12 @@ for target in importer loader; do
   rm -rf "$work/artifacts/$target"
   mkdir -p "$work/artifacts/$target"
 
-  # ---- committed crash inputs first: each must now pass ----
+  # ---- committed crash inputs first, and for the importer the ones found
+  # outside this suite (../shared/regressions): each must now pass ----
   mapfile -t cases < <(find "$regressions/$target" -type f ! -name '.*' | sort)
+  if [ "$target" = importer ] && [ -d "$shared/regressions" ]; then
+    mapfile -t -O "${#cases[@]}" cases < <(find "$shared/regressions" -name '*.tflite' | sort)
+  fi
   if [ ${#cases[@]} -gt 0 ]; then
     echo "== $target: ${#cases[@]} regression input(s)"
     if ! "$fuzzer" -runs=1 "${cases[@]}" >"$work/$target-regressions.log" 2>&1; then

@@ -19,7 +19,7 @@ int main() {
   runner::install_log_hook();
   runner::CommandLine line;
   if (!runner::parse_command_line(&line)) return board::kExitUsage;
-  if (line.program != nullptr) {
+  if (line.program != nullptr || line.batch != nullptr) {
     board::print("tinyaot-runner: this image embeds its program; give only --input/--output");
     return board::kExitUsage;
   }

@@ -60,18 +60,15 @@ uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
   return 0;
 }
 
-}  // namespace
-
-bool parse_command_line(CommandLine* line) {
-  if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) {
-    print_problem("cannot read the command line", " (too long for the buffer?)");
-    return false;
-  }
-  char* cursor = g_command_line;
-  next_token(&cursor);  // the kernel (firmware) path QEMU puts first
+// Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
+// in place.
+bool parse_arguments(char* cursor, CommandLine* line) {
   while (char* token = next_token(&cursor)) {
     bool ok = true;
-    if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
+    if (strcmp(token, "--batch") == 0 && line->batch == nullptr) {
+      line->batch = next_token(&cursor);
+      ok = line->batch != nullptr;
+    } else if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
       ok = add_file(line->inputs, &line->num_inputs, next_token(&cursor));
     } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
       ok = add_file(line->outputs, &line->num_outputs, next_token(&cursor));
@@ -86,6 +83,72 @@ bool parse_command_line(CommandLine* line) {
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool parse_command_line(CommandLine* line) {
+  if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) {
+    print_problem("cannot read the command line", " (too long for the buffer?)");
+    return false;
+  }
+  char* cursor = g_command_line;
+  next_token(&cursor);  // the kernel (firmware) path QEMU puts first
+  if (!parse_arguments(cursor, line)) return false;
+  if (line->batch != nullptr &&
+      (line->program != nullptr || line->num_inputs != 0 || line->num_outputs != 0)) {
+    print_problem("--batch takes the runs from its list only", "");
+    return false;
+  }
+  return true;
+}
+
+uint32_t open_batch(const char* path, BatchList* list) {
+  list->handle = semihosting::open(path, semihosting::kModeReadBinary);
+  const int32_t length = list->handle < 0 ? -1 : semihosting::file_length(list->handle);
+  if (length < 0) {
+    print_problem("cannot read the batch list ", path);
+    return board::kExitFile;
+  }
+  list->unread = static_cast<uint32_t>(length);
+  list->filled = list->next = 0;
+  return 0;
+}
+
+BatchLine next_batch_line(BatchList* list, CommandLine* line) {
+  char* const buffer = g_command_line;
+  const uint32_t capacity = sizeof(g_command_line) - 1;  // room for a final NUL
+  for (;;) {
+    // Keep the unread rest of the buffer, then top it up from the file.
+    memmove(buffer, buffer + list->next, list->filled - list->next);
+    list->filled -= list->next;
+    list->next = 0;
+    uint32_t more = capacity - list->filled;
+    if (more > list->unread) more = list->unread;
+    if (more != 0 && !semihosting::read(list->handle, buffer + list->filled, more)) {
+      print_problem("cannot read the batch list", "");
+      return BatchLine::kMalformed;
+    }
+    list->filled += more;
+    list->unread -= more;
+    if (list->filled == 0) return BatchLine::kEnd;
+    uint32_t end = 0;
+    while (end < list->filled && buffer[end] != '\n') ++end;
+    if (end == list->filled && list->unread != 0) {
+      print_problem("a batch line is longer than the buffer", "");
+      return BatchLine::kMalformed;
+    }
+    buffer[end] = '\0';  // the newline, or the spare byte after the last line
+    list->next = end < list->filled ? end + 1 : end;
+    *line = CommandLine();
+    if (!parse_arguments(buffer, line)) return BatchLine::kMalformed;
+    if (line->batch != nullptr || line->program == nullptr) {
+      if (line->batch == nullptr && line->num_inputs == 0 && line->num_outputs == 0) continue;
+      print_problem("a batch line needs a program and no --batch", "");
+      return BatchLine::kMalformed;
+    }
+    return BatchLine::kRun;
+  }
 }
 
 void install_log_hook() { set_log_hook(log_to_console); }

@@ -15,8 +15,11 @@ constexpr uint32_t kMaxFiles = 64;
 // Files go in vector order: with a program of I inputs and O outputs,
 // inputs 0..I-1 and outputs 0..O-1 are the first vector, and so on.
 // Paths contain no spaces (QEMU passes the string as is).
+// Or -append "--batch LIST": LIST is a text file of runs, one per line,
+// each in the form above with its PROGRAM (many programs per launch).
 struct CommandLine {
   const char* program = nullptr;
+  const char* batch = nullptr;
   const char* inputs[kMaxFiles];
   uint32_t num_inputs = 0;
   const char* outputs[kMaxFiles];
@@ -26,6 +29,25 @@ struct CommandLine {
 // Reads the semihosting command line; prints why and returns false if it
 // is malformed.
 bool parse_command_line(CommandLine* line);
+
+// The runs of a batch list, read one line at a time into the buffer the
+// command line was read into (the list's path must not be used after
+// open_batch).
+struct BatchList {
+  int32_t handle = -1;
+  uint32_t unread = 0;  // bytes of the file not yet read
+  uint32_t filled = 0;  // bytes in the buffer
+  uint32_t next = 0;    // where the next line starts in the buffer
+};
+
+// Returns a board exit code (0 on success).
+uint32_t open_batch(const char* path, BatchList* list);
+
+enum class BatchLine { kRun, kEnd, kMalformed };
+
+// Parses the next non-empty line of the list into *line (which it resets);
+// prints why when the line is malformed or too long.
+BatchLine next_batch_line(BatchList* list, CommandLine* line);
 
 // Sends the runtime's log lines to the console.
 void install_log_hook();

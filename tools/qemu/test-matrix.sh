@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# Golden-model matrix on the emulated cores: compiles every model in
-# shared/golden for every core with the host CLI, runs all its vectors in
-# one QEMU launch per (model, core), compares each output byte for byte,
-# and records instruction counts, sizes and run times.
+# Golden matrix on the emulated cores: compiles every model of the shared
+# golden sets (whole models in shared/golden, one operator each in
+# shared/golden-ops) for every core with the host CLI, once per --prefer
+# choice, runs all its vectors on the core and compares each output byte
+# for byte.
 #
 #   tools/qemu/test-matrix.sh [--cores "m0 m3 m4 m7 m33 m55" | --core m4]
+#                             [--sets "golden golden-ops"] [--prefer "memory speed"]
 #                             [--models "a b"] [--opt s|2] [--jobs N]
-#                             [--tinyaot PATH] [--golden DIR] [--out DIR]
+#                             [--tinyaot PATH] [--shared DIR] [--out DIR]
 #                             [--build-root DIR]
 #
-# Prints one line per (core, model) and writes <out>/results.jsonl (one
-# tinyaot-qemu --measure object per line, plus "model" and "bitexact").
+# Programs that fit the runner's file form run many to a QEMU launch
+# (tinyaot-qemu --batch), split into N lists run side by side; the others
+# run one per launch in the embedded form; a program that fits neither is
+# skipped for that core, and the reason printed. Prints one line per
+# (core, set/model, prefer) and writes <out>/results.jsonl.
 # Exit status 0 only if every output of every run matched; 77 (CTest's
-# SKIP_RETURN_CODE) when the golden models, QEMU or the Arm toolchain are
-# absent, so a machine without them skips instead of failing.
+# SKIP_RETURN_CODE) when the shared golden sets, QEMU or the Arm toolchain
+# are absent, so a machine without them skips instead of failing.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cores="m0 m3 m4 m7 m33 m55"
+sets="golden golden-ops"
+prefers="memory speed"
 models=""
 opt=s
 jobs=2
 tinyaot="$repo/build-qemu/tinyaot"
-golden=$(realpath -m "$repo/../shared/golden")
+shared=$(realpath -m "$repo/../shared")
 out=""
 build_root="$repo/build-arm"
 
@@ -31,28 +38,43 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --cores) cores="$2"; shift 2 ;;
     --core) cores="${2#cortex-}"; shift 2 ;;
+    --sets) sets="$2"; shift 2 ;;
+    --prefer) prefers="$2"; shift 2 ;;
     --build-root) build_root="$2"; shift 2 ;;
     --models) models="$2"; shift 2 ;;
     --opt) opt="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --tinyaot) tinyaot="$2"; shift 2 ;;
-    --golden) golden="$2"; shift 2 ;;
+    --shared) shared="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "test-matrix: unknown option $1" >&2; exit 2 ;;
   esac
 done
 skip() { echo "test-matrix: SKIPPED: $*" >&2; exit 77; }
-[[ -d "$golden" ]] || skip "no golden models at $golden"
+for set in $sets; do [[ -d "$shared/$set" ]] || skip "no golden set at $shared/$set"; done
 command -v qemu-system-arm >/dev/null || skip "qemu-system-arm not installed"
 command -v arm-none-eabi-gcc >/dev/null || skip "arm-none-eabi-gcc not installed"
 [[ -x "$tinyaot" ]] || { echo "test-matrix: no host CLI at $tinyaot (--tinyaot)" >&2; exit 2; }
-[[ -n "$models" ]] || models=$(cd "$golden" && ls -d */ | tr -d / | tr '\n' ' ')
-out=${out:-$build_root/matrix-O$opt}
-mkdir -p "$out"
+out=$(realpath -m "${out:-$build_root/matrix-O$opt}")
+build_root=$(realpath -m "$build_root")
+rm -rf "$out" && mkdir -p "$out"
+t0=$(date +%s.%N)
 
-# Firmware first, one core at a time, so the parallel runs below do not
-# wait on each other's builds (embedded images still build on demand).
+# Every run: "core set model prefer", in the order results are printed.
+runs=()
+for core in $cores; do
+  for set in $sets; do
+    for model in $(cd "$shared/$set" && ls -d */ | tr -d /); do
+      [[ -f "$shared/$set/$model/manifest.json" ]] || continue
+      [[ -z "$models" || " $models " == *" $model "* ]] || continue
+      for prefer in $prefers; do runs+=("$core $set $model $prefer"); done
+    done
+  done
+done
+
+# Firmware first, one core at a time, so the runs below do not wait on each
+# other's builds (embedded images still build on demand).
 for core in $cores; do
   build="$build_root/$core"
   [[ "$opt" == s ]] || build="$build-O$opt"
@@ -60,59 +82,134 @@ for core in $cores; do
     cmake -S "$repo/targets" -B "$build" -G Ninja -DTINYAOT_CORE="cortex-$core" \
       -DTINYAOT_OPT="$opt" >/dev/null
   fi
-  ninja -C "$build" >"$build/build.log" 2>&1 || { cat "$build/build.log" >&2; exit 1; }
+  ninja -C "$build" tinyaot-runner.elf >"$build/build.log" 2>&1 ||
+    { cat "$build/build.log" >&2; exit 1; }
 done
 
-# One (core, model) job: compile, run all vectors, compare.
-run_one() {
-  local core=$1 model=$2
-  local dir="$out/$core/$model" gdir="$golden/$model"
-  rm -rf "$dir" && mkdir -p "$dir"
-  local tao="$dir/$model.tao"
-  local tflite
+# One run's directory, relative to its core's directory (QEMU's working
+# directory in a batch: relative paths keep the batch lines short).
+run_dir() { echo "$2/$3/$4"; }
+
+# Compiles one run's program and writes the arguments of its vectors
+# (inputs absolute, outputs relative to the core's directory) to args.txt.
+compile_one() {
+  local core=$1 set=$2 model=$3 prefer=$4
+  local rel dir gdir tflite v k
+  rel=$(run_dir "$@")
+  dir="$out/$core/$rel" gdir="$shared/$set/$model"
+  mkdir -p "$dir"
   tflite=$(sed -n 's/.*"model_file": *"\([^"]*\)".*/\1/p' "$gdir/manifest.json")
-  if ! "$tinyaot" compile "$gdir/$tflite" --target "cortex-$core" -o "$tao" >"$dir/compile.log" 2>&1; then
-    printf '%-4s %-24s COMPILE-FAILED %s\n' "$core" "$model" \
-      "$(grep -m1 -iE "error|fail|unsupported" "$dir/compile.log" | cut -c1-100)"
-    return 0
-  fi
-  local args=() expected=() v k
+  "$tinyaot" compile "$gdir/$tflite" --target "cortex-$core" --prefer "$prefer" -q \
+    -o "$dir/${model}_$prefer.tao" >"$dir/compile.log" 2>&1 || return 0
+  local args="$rel/${model}_$prefer.tao"
   for v in $(ls "$gdir" | sed -n 's/^vec\([0-9]*\)_input0\.bin$/\1/p' | sort -n); do
     for k in $(ls "$gdir" | sed -n "s/^vec${v}_input\([0-9]*\)\.bin$/\1/p" | sort -n); do
-      args+=(--input "$gdir/vec${v}_input$k.bin")
+      args+=" --input $gdir/vec${v}_input$k.bin"
     done
     for k in $(ls "$gdir" | sed -n "s/^vec${v}_output\([0-9]*\)\.bin$/\1/p" | sort -n); do
-      args+=(--output "$dir/vec${v}_output$k.bin")
-      expected+=("vec${v}_output$k.bin")
+      args+=" --output $rel/vec${v}_output$k.bin"
     done
   done
-  local status=0 json
-  json=$("$here/tinyaot-qemu" --core "$core" --opt "$opt" --build-root "$build_root" --measure "$tao" "${args[@]}" \
-    2>"$dir/qemu.log") || status=$?
-  local matched=0 f
-  for f in "${expected[@]}"; do
-    cmp -s "$gdir/$f" "$dir/$f" && matched=$((matched + 1))
-  done
-  local verdict="ok"
-  ((status == 0 && matched == ${#expected[@]})) || verdict="FAIL(exit=$status)"
-  echo "${json%\}},\"model\":\"$model\",\"bitexact\":\"$matched/${#expected[@]}\"}" \
-    >"$dir/result.json"
-  local mean seconds cpu form
-  mean=$(sed -n 's/.*"instructions_mean":\([0-9a-z]*\).*/\1/p' <<<"$json")
-  seconds=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' <<<"$json")
-  cpu=$(sed -n 's/.*"cpu_seconds":\([0-9.]*\).*/\1/p' <<<"$json")
-  form=$(sed -n 's/.*"form":"\([a-z]*\)".*/\1/p' <<<"$json")
-  printf '%-4s %-24s %-16s bitexact %s  instr/inference %12s  %-8s %6ss wall %6ss cpu\n' "$core" "$model" \
-    "$verdict" "$matched/${#expected[@]}" "${mean:-?}" "${form:-?}" "${seconds:-?}" "${cpu:-?}"
+  echo "$args" >"$dir/args.txt"
 }
-export -f run_one
-export opt out tinyaot golden here build_root
-
-t0=$(date +%s.%N)
-for core in $cores; do for model in $models; do echo "$core $model"; done; done |
-  xargs -P "$jobs" -n 2 bash -c 'run_one "$0" "$1"' | tee "$out/summary.txt"
+export -f compile_one run_dir
+export out shared tinyaot
+printf '%s\n' "${runs[@]}" | xargs -P "$jobs" -n 4 bash -c 'compile_one "$@"' _
 t1=$(date +%s.%N)
-cat "$out"/*/*/result.json >"$out/results.jsonl" 2>/dev/null || true
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "matrix wall time: %.1f s\n", b - a }' |
-  tee -a "$out/summary.txt"
-! grep -qE 'FAIL|COMPILE-FAILED' "$out/summary.txt"
+
+# Where each compiled program runs, then the runs themselves.
+for core in $cores; do
+  cd "$out/$core"
+  programs=()
+  for run in "${runs[@]}"; do
+    read -r c set model prefer <<<"$run"
+    [[ "$c" == "$core" ]] || continue
+    rel=$(run_dir $run)
+    [[ -f "$rel/args.txt" ]] && programs+=("$rel/${model}_$prefer.tao")
+  done
+  ((${#programs[@]} > 0)) || continue
+  "$here/tinyaot-qemu" --core "$core" --opt "$opt" --build-root "$build_root" \
+    --fit "${programs[@]}" >fit.txt
+  for ((j = 0; j < jobs; ++j)); do : >"batch$j.txt"; done
+  : >embedded.txt
+  n=0
+  while read -r program form; do
+    rel=$(dirname "${program#"$out/$core/"}")
+    echo "$form" >"$rel/form.txt"
+    case "$form" in
+      file)
+        j=$((n++ % jobs))
+        cat "$rel/args.txt" >>"batch$j.txt"
+        ;;
+      embedded) echo "$rel" >>embedded.txt ;;
+    esac
+  done <fit.txt
+  cd - >/dev/null
+done
+export here opt build_root
+run_batch() {  # core, list index
+  cd "$out/$1"
+  [[ -s "batch$2.txt" ]] || return 0
+  /usr/bin/time -o "batch$2.time" -f "%e %U %S" "$here/tinyaot-qemu" --core "$1" --opt "$opt" \
+    --build-root "$build_root" --timeout 900 --batch "batch$2.txt" >"batch$2.log" 2>&1 || true
+}
+run_embedded() {  # core, run directory
+  cd "$out/$1"
+  local -a args
+  read -r -a args <"$2/args.txt"
+  /usr/bin/time -o "$2/qemu.time" -f "%e %U %S" "$here/tinyaot-qemu" --core "$1" --opt "$opt" \
+    --build-root "$build_root" --form embedded "${args[@]}" >"$2/qemu.log" 2>&1 || true
+}
+export -f run_batch run_embedded
+{
+  for core in $cores; do
+    for ((j = 0; j < jobs; ++j)); do echo "run_batch $core $j"; done
+    [[ ! -f "$out/$core/embedded.txt" ]] || sed "s|^|run_embedded $core |" "$out/$core/embedded.txt"
+  done
+} | xargs -P "$jobs" -L 1 bash -c '"$@"' _
+t2=$(date +%s.%N)
+
+# Verdicts, in run order.
+for run in "${runs[@]}"; do
+  read -r core set model prefer <<<"$run"
+  rel=$(run_dir $run)
+  dir="$out/$core/$rel" gdir="$shared/$set/$model"
+  label="$set/$model"
+  if [[ ! -f "$dir/args.txt" ]]; then
+    verdict="COMPILE-FAILED $(grep -m1 -iE "error|fail|unsupported" "$dir/compile.log" | cut -c1-110)"
+    bitexact="0/0"
+  elif [[ "$(cat "$dir/form.txt")" == none* ]]; then
+    verdict="SKIPPED ($(sed 's/^none: //' "$dir/form.txt"))"
+    bitexact="0/0"
+  else
+    expected=0 matched=0
+    for f in $(sed 's/ --/\n--/g' "$dir/args.txt" | sed -n 's|^--output .*/||p'); do
+      expected=$((expected + 1))
+      cmp -s "$gdir/$f" "$dir/$f" && matched=$((matched + 1))
+    done
+    bitexact="$matched/$expected"
+    verdict=ok
+    if ((matched != expected)); then
+      verdict="FAIL (see $dir/qemu.log)"
+      # A batch run's share of the batch log.
+      for log in "$out/$core"/batch*.log; do
+        [[ -f "$log" ]] || continue
+        awk -v p="$rel/${model}_$prefer.tao" '$1 == "tinyaot-batch-run:" { on = ($3 == p) } on' \
+          "$log" >>"$dir/qemu.log"
+      done
+      [[ -s "$dir/qemu.log" ]] || echo "not run: its batch stopped before it" >"$dir/qemu.log"
+    fi
+  fi
+  printf '%-4s %-40s %-7s %-9s %s\n' "$core" "$label" "$prefer" "$bitexact" "$verdict"
+  printf '{"core":"cortex-%s","set":"%s","model":"%s","prefer":"%s","bitexact":"%s","verdict":"%s"}\n' \
+    "$core" "$set" "$model" "$prefer" "$bitexact" "${verdict%% *}" >>"$out/results.jsonl"
+done | tee "$out/summary.txt"
+t3=$(date +%s.%N)
+
+times=$(find "$out" -name '*.time' -exec cat {} +)
+qemu_cpu=$(awk '$1 ~ /^[0-9.]+$/ { s += $2 + $3 } END { printf "%.1f", s }' <<<"$times")
+launches=$(grep -c '^[0-9]' <<<"$times" || true)
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v q="$qemu_cpu" -v l="$launches" -v n="${#runs[@]}" \
+  'BEGIN { printf "matrix: %d runs, %d QEMU launches; wall %.1f s (compile %.1f, QEMU %.1f [%s s CPU], compare %.1f)\n",
+           n, l, d - a, b - a, c - b, q, d - c }' | tee -a "$out/summary.txt"
+! grep -qE ' (FAIL|COMPILE-FAILED)' "$out/summary.txt"

@@ -923,6 +923,21 @@ std::vector<std::string> generated_ops() {
   return names;
 }
 
+// Measured on the host with 48 cases per operator, seeds 1 to 30 (the
+// share of values off by one; the same on every ISA class): MUL 0.16% to
+// 1.4%, LEAKY_RELU 1.5% to 9.4%, QUANTIZE 4.8% to 13.5% (int8->int8 on
+// XNNPACK and the float ties together), MEAN 6.7% to 24% (its cases have few
+// values, so the share swings most), TRANSPOSE_CONV up to 0.14% (only its
+// per-tensor cases are tolerated); SOFTMAX 0 (2 in 40,000 in oracle.md).
+double tolerated_share_cap(const std::string& op) {
+  static const std::map<std::string, double> caps = {
+      {"MUL", 0.03},  {"LEAKY_RELU", 0.15}, {"QUANTIZE", 0.20},
+      {"MEAN", 0.32}, {"SOFTMAX", 0.005},   {"TRANSPOSE_CONV", 0.02},
+  };
+  const auto found = caps.find(op);
+  return found == caps.end() ? 0.0 : found->second;
+}
+
 DiffCase generate_case(const std::string& op, uint64_t seed) {
   const auto found = generators().find(op);
   if (found == generators().end())

@@ -1,12 +1,19 @@
 // Planner properties on random graphs: every plan is sound (checked by the
 // independent verifier), never below the lower bound, and the exact search
-// reaches the bound wherever a brute-force search proves it reachable.
+// reaches the bound wherever a brute-force search proves it reachable. And
+// compiling is deterministic: a busy machine gives the same bytes.
 #include "compiler/planner/planner.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <filesystem>
 #include <functional>
 #include <random>
+#include <thread>
+
+#include "compiler/compile.h"
+#include "support/test_support.h"
 
 namespace tinyaot {
 namespace {
@@ -129,6 +136,86 @@ TEST(Planner, ExactSearchReachesTheBoundWhereBruteForceDoes) {
     }
   }
   EXPECT_GT(reachable, 50);  // the instances exercise the bound-reaching case
+}
+
+TEST(Planner, ExactSearchStopsAtItsStepCountNotAClock) {
+  // Instances the heuristics miss but the search solves: with a bound of one
+  // step it gives up and keeps the best heuristic plan, every time.
+  std::mt19937 rng(5);
+  int searched = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    Buffers buffers;
+    for (int i = 0; i < 24; ++i) {
+      const int32_t first = static_cast<int32_t>(rng() % 16);
+      buffers.push_back(buffer("b" + std::to_string(i), 16 * (1 + rng() % 50), first,
+                               first + static_cast<int32_t>(rng() % 6)));
+    }
+    const Plan full = plan_memory(buffers);
+    if (full.strategy != "exact-search") continue;
+    ++searched;
+    PlanOptions one_step;
+    one_step.exact_search_max_steps = 1;
+    const Plan cut = plan_memory(buffers, one_step);
+    EXPECT_NE(cut.strategy, "exact-search");
+    EXPECT_GT(cut.arena_bytes, full.arena_bytes);
+    EXPECT_EQ(verify_plan(buffers, cut), "");
+    EXPECT_EQ(plan_memory(buffers, one_step).offsets, cut.offsets);
+  }
+  EXPECT_GT(searched, 0) << "no instance needed the exact search";
+}
+
+// Keeps `count` threads spinning while alive: a machine busy with other work.
+class BusyMachine {
+ public:
+  explicit BusyMachine(int count) {
+    for (int i = 0; i < count; ++i)
+      threads_.emplace_back([this] {
+        uint64_t spin = 0;
+        while (!stop_.load(std::memory_order_relaxed)) spin = spin * 6364136223846793005u + 1;
+        sink_.fetch_add(spin, std::memory_order_relaxed);
+      });
+  }
+  ~BusyMachine() {
+    stop_ = true;
+    for (std::thread& t : threads_) t.join();
+  }
+  BusyMachine(const BusyMachine&) = delete;
+  BusyMachine& operator=(const BusyMachine&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> sink_{0};
+  std::vector<std::thread> threads_;
+};
+
+TEST(Planner, EverySharedModelCompilesToTheSameBytesOnABusyMachine) {
+  const auto shared = test::shared_dir();
+  if (!shared) GTEST_SKIP() << "../shared not found: no shared models to compile";
+  std::vector<std::filesystem::path> models;
+  for (const auto& entry : std::filesystem::directory_iterator(*shared + "/models"))
+    if (entry.path().extension() == ".tflite") models.push_back(entry.path());
+  std::sort(models.begin(), models.end());
+  ASSERT_FALSE(models.empty()) << *shared << "/models holds no .tflite";
+  // The default target, and the MVE core whose variants plan the most
+  // scratch, with the speed preference that lets scratch grow the arena.
+  std::vector<CompileOptions> configurations(2);
+  configurations[1].target.core = Core::kCortexM55;
+  configurations[1].target.isa = IsaClass::kMve;
+  configurations[1].prefer_speed = true;
+  for (const auto& model : models) {
+    const std::vector<uint8_t> tflite = test::read_file(model.string());
+    for (const CompileOptions& options : configurations) {
+      SCOPED_TRACE(model.filename().string() + " on " + core_name(options.target.core));
+      const std::vector<uint8_t> quiet =
+          compile_model(tflite.data(), tflite.size(), options).program;
+      std::vector<uint8_t> busy;
+      {
+        BusyMachine machine(2);
+        busy = compile_model(tflite.data(), tflite.size(), options).program;
+      }
+      EXPECT_TRUE(quiet == busy) << "the program differs when the machine is busy";
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "compiler/planner/planner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -49,15 +48,14 @@ using Order = std::function<bool(const BufferRequest&, const BufferRequest&)>;
 // touches the arena's floor or ceiling or a neighbour's edge. Those
 // candidate positions are enough to reach any packing that can be slid
 // down (or up) into contact, and ceiling positions are what let a chain
-// ping-pong between the two ends of the arena. Gives up when the deadline
-// passes.
+// ping-pong between the two ends of the arena. Gives up after `max_steps`
+// placements tried, so its result depends on the buffers alone.
 class ExactSearch {
  public:
-  ExactSearch(const std::vector<BufferRequest>& buffers, uint32_t budget,
-              std::chrono::steady_clock::time_point deadline)
+  ExactSearch(const std::vector<BufferRequest>& buffers, uint32_t budget, uint64_t max_steps)
       : buffers_(buffers),
         budget_(budget),
-        deadline_(deadline),
+        max_steps_(max_steps),
         offsets_(buffers.size(), 0),
         placed_(buffers.size(), false) {
     for (size_t i = 0; i < buffers.size(); ++i)
@@ -77,7 +75,6 @@ class ExactSearch {
 
   // True when a plan within the budget was found (offsets() holds it).
   bool run() { return place(0); }
-  bool timed_out() const { return timed_out_; }
   const std::vector<uint32_t>& offsets() const { return offsets_; }
 
  private:
@@ -94,8 +91,8 @@ class ExactSearch {
 
   bool place(size_t depth) {
     if (depth == order_.size()) return true;
-    if ((++nodes_ & 1023) == 0 && std::chrono::steady_clock::now() > deadline_) timed_out_ = true;
-    if (timed_out_) return false;
+    if (++steps_ > max_steps_) gave_up_ = true;
+    if (gave_up_) return false;
     const size_t index = order_[depth];
     const uint32_t bytes = buffers_[index].bytes;
     const auto floor_of = [](int64_t value) {
@@ -117,20 +114,20 @@ class ExactSearch {
       placed_[index] = true;
       if (place(depth + 1)) return true;
       placed_[index] = false;
-      if (timed_out_) return false;
+      if (gave_up_) return false;
     }
     return false;
   }
 
   const std::vector<BufferRequest>& buffers_;
   uint32_t budget_;
-  std::chrono::steady_clock::time_point deadline_;
+  uint64_t max_steps_;
   std::vector<uint32_t> offsets_;
   std::vector<bool> placed_;
   std::vector<size_t> order_;
   std::vector<std::vector<size_t>> conflicts_;
-  uint64_t nodes_ = 0;
-  bool timed_out_ = false;
+  uint64_t steps_ = 0;
+  bool gave_up_ = false;
 };
 
 }  // namespace
@@ -186,11 +183,10 @@ Plan plan_memory(const std::vector<BufferRequest>& buffers, const PlanOptions& o
     }
     if (best.arena_bytes <= bound) break;
   }
-  // The heuristics missed the bound: search for a plan at the bound, then
-  // at sizes between the bound and the best heuristic, within the budget.
+  // The heuristics missed the bound: search for a plan at the bound,
+  // within the step budget.
   if (best.arena_bytes > bound && buffers.size() <= options.exact_search_max_buffers) {
-    const auto deadline = std::chrono::steady_clock::now() + options.exact_search_budget;
-    ExactSearch search(buffers, bound, deadline);
+    ExactSearch search(buffers, bound, options.exact_search_max_steps);
     if (search.run()) {
       best.offsets = search.offsets();
       best.arena_bytes = bound;

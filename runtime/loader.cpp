@@ -203,17 +203,21 @@ Status check_operation(const Program& p, uint32_t index) {
     log_message("tinyaot: operation %u (%s): malformed record", index, d.name);
     return Status::kBadOperation;
   }
-  uint32_t input_bytes[kMaxOperands];
-  uint32_t output_bytes[kMaxOperands];
+  // What the kernel's validate sees: every operand's size, and the
+  // contents of constant ones (checked above to lie inside the constants).
+  OperandView inputs[kMaxOperands];
+  OperandView outputs[kMaxOperands];
   for (uint32_t i = 0; i < total; ++i) {
     const BufferRef& ref = p.operands[op.first_operand + i];
     const bool is_output = i >= op.num_inputs;
     const Status s = check_operand(h, ref, is_output, index, d.name);
     if (s != Status::kOk) return s;
+    const bool constant = ref.region == static_cast<uint32_t>(Region::kConstants);
+    const OperandView view{constant ? p.constants + ref.offset : nullptr, ref.bytes};
     if (is_output) {
-      output_bytes[i - op.num_inputs] = ref.bytes;
+      outputs[i - op.num_inputs] = view;
     } else {
-      input_bytes[i] = ref.bytes;
+      inputs[i] = view;
     }
   }
   if (op.scratch.bytes != 0) {
@@ -222,8 +226,9 @@ Status check_operation(const Program& p, uint32_t index) {
     if (!aligned(op.scratch.offset, 4)) return Status::kMisaligned;
   }
   const void* params = p.params + op.params_offset;
-  if (d.validate(params, input_bytes, op.num_inputs, output_bytes, op.num_outputs) != Status::kOk) {
-    log_message("tinyaot: operation %u (%s): parameters do not match its operands", index, d.name);
+  if (d.validate(params, inputs, op.num_inputs, outputs, op.num_outputs) != Status::kOk) {
+    log_message("tinyaot: operation %u (%s): parameters or constants out of range for its operands",
+                index, d.name);
     return Status::kBadParams;
   }
   // Memory safety needs at least the kernel's own need; the check build

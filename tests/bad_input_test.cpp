@@ -16,6 +16,7 @@
 #include <set>
 
 #include "compiler/compile.h"
+#include "kernels/common/validate.h"
 #include "support/subprocess.h"
 #include "support/test_support.h"
 #include "tflite_schema_generated.h"
@@ -838,6 +839,45 @@ TEST_F(BadProgram, CliNamesTheOperatorOnAbiMismatch) {
                        {"outside the arena", "kOperandOutOfBounds"}, "operand");
   const ChildResult verify = cli({"verify", put("v.tao", version.bytes)});
   expect_clean_failure(verify, path("none"), {kernel_name, "kAbiMismatch"}, "verify ABI");
+}
+
+TEST_F(BadProgram, OutOfRangeChannelConstantsAreRefusedAtLoadNamingTheOperation) {
+  // hello world's operations are FULLY_CONNECTEDs: input 2 of each is its
+  // per-unit ChannelQuant array, a constant of the program. A corrupt shift
+  // or multiplier there must stop the load, before anything runs; kernels
+  // no longer check it per call.
+  const TaoEditor clean = editor();
+  const OpRecord op0 = clean.op(0);
+  const std::string kernel_name = clean.kernel(op0.kernel).name;
+  ASSERT_EQ(kernel_name.rfind("fully_connected", 0), 0u) << kernel_name;
+  const BufferRef quant = clean.get<BufferRef>(clean.operand_at(op0.first_operand + 2));
+  ASSERT_EQ(quant.region, static_cast<uint32_t>(Region::kConstants));
+  ASSERT_GE(quant.bytes, sizeof(ChannelQuant));
+  const size_t last_channel =
+      clean.header().constants_offset + quant.offset + quant.bytes - sizeof(ChannelQuant);
+  const size_t shift_at = last_channel + offsetof(ChannelQuant, shift);
+  const size_t multiplier_at = last_channel + offsetof(ChannelQuant, multiplier);
+  ASSERT_TRUE(is_shift(clean.get<int32_t>(shift_at)));
+
+  const std::vector<std::pair<size_t, int32_t>> corruptions = {
+      {shift_at, 31}, {shift_at, -32}, {shift_at, INT32_MIN}, {multiplier_at, -1}};
+  for (const auto& [at, value] : corruptions) {
+    SCOPED_TRACE((at == shift_at ? "shift " : "multiplier ") + std::to_string(value));
+    TaoEditor e = editor();
+    e.set<int32_t>(at, value);
+    e.fix_checksum();
+    LogCapture capture;
+    const Outcome outcome = load_and_run(e.bytes);
+    EXPECT_EQ(outcome.load, Status::kBadParams) << captured_log();
+    EXPECT_FALSE(outcome.ran);
+    EXPECT_TRUE(contains(captured_log(), "operation 0 (" + kernel_name + ")")) << captured_log();
+  }
+  TaoEditor e = editor();
+  e.set<int32_t>(shift_at, 40);
+  e.fix_checksum();
+  std::string out;
+  expect_clean_failure(cli_run(e.bytes, &out), out, {"operation 0", kernel_name, "kBadParams"},
+                       "corrupt shift through the CLI");
 }
 
 TEST_F(BadProgram, RunRefusesWrongInputs) {

@@ -102,19 +102,25 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
 }
 
 // The kernel's own validate function, the one the loader runs, applied at
-// compile time: a lowering that disagrees with its kernel must fail here,
-// naming the operation, not leave a program no runtime will load.
+// compile time to the same sizes and constants: a lowering that disagrees
+// with its kernel must fail here, naming the operation, not leave a program
+// no runtime will load.
 void refuse_what_the_loader_would(const Compilation& c, size_t index,
-                                  const std::vector<BufferRef>& operands) {
+                                  const std::vector<BufferRef>& operands,
+                                  const std::vector<uint8_t>& constants) {
   const LoweredOp& op = c.ops[index];
   const KernelDescriptor* d = find_kernel(static_cast<uint32_t>(op.kernel));
-  uint32_t input_bytes[kMaxOperands] = {};
-  uint32_t output_bytes[kMaxOperands] = {};
+  OperandView inputs[kMaxOperands] = {};
+  OperandView outputs[kMaxOperands] = {};
   const size_t num_inputs = op.inputs.size();
   if (operands.size() > kMaxOperands) throw CompileError("internal: too many operands");
-  for (size_t k = 0; k < operands.size(); ++k)
-    (k < num_inputs ? input_bytes[k] : output_bytes[k - num_inputs]) = operands[k].bytes;
-  if (d->validate(op.params.data(), input_bytes, static_cast<uint32_t>(num_inputs), output_bytes,
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const BufferRef& ref = operands[k];
+    const bool constant = ref.region == static_cast<uint32_t>(Region::kConstants);
+    const OperandView view{constant ? constants.data() + ref.offset : nullptr, ref.bytes};
+    (k < num_inputs ? inputs[k] : outputs[k - num_inputs]) = view;
+  }
+  if (d->validate(op.params.data(), inputs, static_cast<uint32_t>(num_inputs), outputs,
                   static_cast<uint32_t>(op.outputs.size())) == Status::kOk)
     return;
   const Operation& source = c.graph.operations[static_cast<size_t>(c.op_of[index])];
@@ -205,7 +211,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
     }
     for (int32_t output : op.outputs) operands.push_back(arena_ref(output));
     refuse_what_the_loader_would(
-        c, i, std::vector<BufferRef>(operands.begin() + r.first_operand, operands.end()));
+        c, i, std::vector<BufferRef>(operands.begin() + r.first_operand, operands.end()),
+        constants.bytes());
     if (c.scratch_buffer[i] >= 0) {
       r.scratch = {static_cast<uint32_t>(Region::kArena),
                    c.plan.offsets[static_cast<size_t>(c.scratch_buffer[i])], op.scratch_bytes};

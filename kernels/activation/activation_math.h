@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 
 namespace tinyaot {
@@ -61,9 +62,10 @@ struct RequantizeParams {
 };
 
 inline int8_t requantize_s8(int8_t x, const RequantizeParams& p, Rounding rounding) {
-  const int32_t value =
-      requantize(x - p.input_zero_point, p.multiplier, p.shift, rounding) + p.output_zero_point;
-  return static_cast<int8_t>(clamp_i32(value, p.act_min, p.act_max));
+  return with_rounding(rounding, [&](auto mode) {
+    return output_step<decltype(mode)::value>(x, -p.input_zero_point, p.multiplier, p.shift,
+                                              p.output_zero_point, p.act_min, p.act_max);
+  });
 }
 
 // RELU6: TFLite Micro's int8 kernel only clamps the raw input between the
@@ -90,10 +92,12 @@ struct LeakyReluParams {
 
 inline int8_t leaky_relu_s8(int8_t x, const LeakyReluParams& p, Rounding rounding) {
   const int32_t input = x - p.input_zero_point;
-  const int32_t scaled = input >= 0
-                             ? requantize(input, p.multiplier_identity, p.shift_identity, rounding)
-                             : requantize(input, p.multiplier_alpha, p.shift_alpha, rounding);
-  return saturate_i8(scaled + p.output_zero_point);
+  const bool identity = input >= 0;
+  return with_rounding(rounding, [&](auto mode) {
+    return output_step<decltype(mode)::value>(
+        input, 0, identity ? p.multiplier_identity : p.multiplier_alpha,
+        identity ? p.shift_identity : p.shift_alpha, p.output_zero_point, -128, 127);
+  });
 }
 
 // HARD_SWISH: TFLite's int16 fixed-point formulation (x * relu6(x + 3) / 6),

@@ -10,6 +10,7 @@
 #include "kernels/activation/activation_math.h"
 #include "kernels/activation/activation_prepare.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -22,7 +23,7 @@ Status validate_lut(int32_t size, uint32_t in, uint32_t table, uint32_t out) {
   const LutParams p{size};
   const uint32_t in_bytes[2] = {in, table};
   const uint32_t out_bytes[1] = {out};
-  return kernel_lut_s8_ref.validate(&p, in_bytes, 2, out_bytes, 1);
+  return test::validate_sizes(kernel_lut_s8_ref, &p, in_bytes, 2, out_bytes, 1);
 }
 
 TEST(ActivationLut, IndexesByUnsignedByte) {
@@ -49,7 +50,7 @@ TEST(ActivationLut, ValidateRejectsInconsistentSizes) {
   EXPECT_EQ(validate_lut(-1, UINT32_MAX, 256, UINT32_MAX), Status::kBadParams);
   const LutParams p{5};
   const uint32_t bytes[2] = {5, 256};
-  EXPECT_EQ(kernel_lut_s8_ref.validate(&p, bytes, 1, bytes, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_lut_s8_ref, &p, bytes, 1, bytes, 1), Status::kBadParams);
 }
 
 TEST(ActivationMath, LogisticAndTanh) {

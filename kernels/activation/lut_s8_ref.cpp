@@ -4,12 +4,12 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const LutParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1 || p.size < 1) return Status::kBadParams;
   const auto size = static_cast<uint32_t>(p.size);
-  if (in_bytes[0] != size || in_bytes[1] != kLutEntries || out_bytes[0] != size)
+  if (inputs[0].bytes != size || inputs[1].bytes != kLutEntries || outputs[0].bytes != size)
     return Status::kBadParams;
   return Status::kOk;
 }

@@ -2,16 +2,12 @@
 // subtracted, one multiplier, int32 accumulation), computed one broadcast
 // batch at a time.
 #include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 
 namespace tinyaot {
 namespace {
-
-// int32 accumulation wraps on TFLite's targets; same result, no UB.
-inline int32_t wrapping_add(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
 
 bool is_layout(MatrixLayout layout) {
   return layout == MatrixLayout::kDepthMinor || layout == MatrixLayout::kDepthMajor;
@@ -28,8 +24,8 @@ int32_t output_batch(const BatchMatmulParams& p, int d) {
   return p.lhs_batch[d] == 1 ? p.rhs_batch[d] : p.lhs_batch[d];
 }
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const BatchMatmulParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   int64_t lhs_matrix, rhs_matrix, out_matrix;
@@ -49,7 +45,7 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
       !checked_mul(rhs_batches, rhs_matrix, &rhs_size) ||
       !checked_mul(out_batches, out_matrix, &out_size))
     return Status::kBadParams;
-  if (in_bytes[0] != lhs_size || in_bytes[1] != rhs_size || out_bytes[0] != out_size)
+  if (inputs[0].bytes != lhs_size || inputs[1].bytes != rhs_size || outputs[0].bytes != out_size)
     return Status::kBadParams;
   if (!is_layout(p.lhs_layout) || !is_layout(p.rhs_layout) || p.reserved[0] != 0 ||
       p.reserved[1] != 0)
@@ -69,6 +65,23 @@ uint32_t scratch_bytes(const void* raw) {
 void transpose_into(const int8_t* source, int32_t depth, int32_t n, int8_t* target) {
   for (int32_t i = 0; i < n; ++i)
     for (int32_t k = 0; k < depth; ++k) target[i * depth + k] = source[k * n + i];
+}
+
+// One output matrix from depth-contiguous LHS rows and RHS columns.
+template <Rounding R>
+void multiply_matrix(const BatchMatmulParams& p, const int8_t* lhs_rows, const int8_t* rhs_cols,
+                     int8_t* out) {
+  for (int32_t i = 0; i < p.rows; ++i) {
+    const int8_t* row = lhs_rows + i * p.depth;
+    for (int32_t j = 0; j < p.cols; ++j) {
+      const int8_t* col = rhs_cols + j * p.depth;
+      int32_t acc = 0;
+      for (int32_t k = 0; k < p.depth; ++k)
+        acc = wrapping_add(acc, (row[k] + p.lhs_offset) * (col[k] + p.rhs_offset));
+      out[i * p.cols + j] =
+          output_step<R>(acc, 0, p.multiplier, p.shift, p.output_offset, p.act_min, p.act_max);
+    }
+  }
 }
 
 Status run(const KernelArgs& args) {
@@ -102,41 +115,32 @@ Status run(const KernelArgs& args) {
   const int8_t* lhs_held = nullptr;
   const int8_t* rhs_held = nullptr;
   int8_t* out = output;
-  for (int32_t b0 = 0; b0 < output_batch(p, 0); ++b0) {
-    for (int32_t b1 = 0; b1 < output_batch(p, 1); ++b1) {
-      for (int32_t b2 = 0; b2 < output_batch(p, 2); ++b2) {
-        const int8_t* lhs_source =
-            lhs + b0 * lhs_stride[0] + b1 * lhs_stride[1] + b2 * lhs_stride[2];
-        const int8_t* rhs_source =
-            rhs + b0 * rhs_stride[0] + b1 * rhs_stride[1] + b2 * rhs_stride[2];
-        const int8_t* lhs_rows = lhs_source;
-        const int8_t* rhs_cols = rhs_source;
-        if (transpose_lhs) {
-          if (lhs_held != lhs_source) transpose_into(lhs_source, p.depth, p.rows, lhs_scratch);
-          lhs_held = lhs_source;
-          lhs_rows = lhs_scratch;
-        }
-        if (transpose_rhs) {
-          if (rhs_held != rhs_source) transpose_into(rhs_source, p.depth, p.cols, rhs_scratch);
-          rhs_held = rhs_source;
-          rhs_cols = rhs_scratch;
-        }
-        for (int32_t i = 0; i < p.rows; ++i) {
-          const int8_t* row = lhs_rows + i * p.depth;
-          for (int32_t j = 0; j < p.cols; ++j) {
-            const int8_t* col = rhs_cols + j * p.depth;
-            int32_t acc = 0;
-            for (int32_t k = 0; k < p.depth; ++k)
-              acc = wrapping_add(acc, (row[k] + p.lhs_offset) * (col[k] + p.rhs_offset));
-            int32_t value = requantize(acc, p.multiplier, p.shift, args.rounding);
-            value = wrapping_add(value, p.output_offset);
-            out[i * p.cols + j] = static_cast<int8_t>(clamp_i32(value, p.act_min, p.act_max));
+  with_rounding(args.rounding, [&](auto mode) {
+    for (int32_t b0 = 0; b0 < output_batch(p, 0); ++b0) {
+      for (int32_t b1 = 0; b1 < output_batch(p, 1); ++b1) {
+        for (int32_t b2 = 0; b2 < output_batch(p, 2); ++b2) {
+          const int8_t* lhs_source =
+              lhs + b0 * lhs_stride[0] + b1 * lhs_stride[1] + b2 * lhs_stride[2];
+          const int8_t* rhs_source =
+              rhs + b0 * rhs_stride[0] + b1 * rhs_stride[1] + b2 * rhs_stride[2];
+          const int8_t* lhs_rows = lhs_source;
+          const int8_t* rhs_cols = rhs_source;
+          if (transpose_lhs) {
+            if (lhs_held != lhs_source) transpose_into(lhs_source, p.depth, p.rows, lhs_scratch);
+            lhs_held = lhs_source;
+            lhs_rows = lhs_scratch;
           }
+          if (transpose_rhs) {
+            if (rhs_held != rhs_source) transpose_into(rhs_source, p.depth, p.cols, rhs_scratch);
+            rhs_held = rhs_source;
+            rhs_cols = rhs_scratch;
+          }
+          multiply_matrix<decltype(mode)::value>(p, lhs_rows, rhs_cols, out);
+          out += out_matrix;
         }
-        out += out_matrix;
       }
     }
-  }
+  });
   return Status::kOk;
 }
 

@@ -13,6 +13,7 @@
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -50,7 +51,7 @@ Sizes sizes_of(const BatchMatmulParams& p) {
 
 Status validate(const BatchMatmulParams& p) {
   const Sizes s = sizes_of(p);
-  return kernel().validate(&p, s.in, 2, s.out, 1);
+  return test::validate_sizes(kernel(), &p, s.in, 2, s.out, 1);
 }
 
 Status run(const BatchMatmulParams& p, const std::vector<int8_t>& lhs,
@@ -84,10 +85,11 @@ TEST(BatchMatmulKernel, ValidateRejectsInconsistentSizes) {
     Sizes bad = s;
     uint32_t* slot = operand < 2 ? &bad.in[operand] : &bad.out[0];
     *slot -= 1;
-    EXPECT_EQ(kernel().validate(&p, bad.in, 2, bad.out, 1), Status::kBadParams) << operand;
+    EXPECT_EQ(test::validate_sizes(kernel(), &p, bad.in, 2, bad.out, 1), Status::kBadParams)
+        << operand;
   }
-  EXPECT_EQ(kernel().validate(&p, s.in, 1, s.out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel().validate(&p, s.in, 2, s.out, 0), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel(), &p, s.in, 1, s.out, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel(), &p, s.in, 2, s.out, 0), Status::kBadParams);
 }
 
 TEST(BatchMatmulKernel, ValidateRejectsBatchesThatDoNotBroadcast) {
@@ -116,12 +118,12 @@ TEST(BatchMatmulKernel, ValidateRejectsOverflowingDimensions) {
   BatchMatmulParams p = make_params(65536, 1, 65536);
   const uint32_t in[] = {65536, 65536};
   const uint32_t out[] = {0};
-  EXPECT_EQ(kernel().validate(&p, in, 2, out, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel(), &p, in, 2, out, 1), Status::kBadParams);
   // Batches that overflow only when multiplied together.
   p = make_params(1, 1, 1);
   p.lhs_batch[0] = p.lhs_batch[1] = p.lhs_batch[2] = 2048;
   const uint32_t in2[] = {0, 1};
-  EXPECT_EQ(kernel().validate(&p, in2, 2, in2, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel(), &p, in2, 2, in2, 1), Status::kBadParams);
 }
 
 TEST(BatchMatmulKernel, ValidateRejectsBadQuantizationAndLayout) {

@@ -70,10 +70,23 @@ inline int32_t requantize_single(int32_t x, int32_t multiplier, int shift) {
   return static_cast<int32_t>(result);
 }
 
-// TFLite's MultiplyByQuantizedMultiplier in the program's rounding mode.
+// TFLite's MultiplyByQuantizedMultiplier in rounding mode R, fixed at
+// compile time: kernels choose the mode once per call (output_step.h), so
+// no element pays a branch on it.
+template <Rounding R>
+inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
+  if constexpr (R == Rounding::kSingle) {
+    return requantize_single(x, multiplier, shift);
+  } else {
+    return requantize_double(x, multiplier, shift);
+  }
+}
+
+// The same in a mode known only at run time: for code that runs once per
+// value it builds (lookup tables, compile-time constants), not per element.
 inline int32_t requantize(int32_t x, int32_t multiplier, int shift, Rounding rounding) {
-  return rounding == Rounding::kSingle ? requantize_single(x, multiplier, shift)
-                                       : requantize_double(x, multiplier, shift);
+  return rounding == Rounding::kSingle ? requantize<Rounding::kSingle>(x, multiplier, shift)
+                                       : requantize<Rounding::kDouble>(x, multiplier, shift);
 }
 
 // TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp: double rounding

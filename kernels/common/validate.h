@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/common/quant.h"
+#include "tinyaot/kernel_abi.h"
 #include "tinyaot/status.h"
 
 namespace tinyaot {
@@ -38,11 +39,19 @@ inline bool is_aligned_for(const void* pointer) {
 
 inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
 
-// The constants come from the program, not the parameters: a corrupt
-// shift would make the requantization shift by 32 or more.
-inline bool are_channel_quants(const ChannelQuant* quant, int32_t count) {
-  for (int32_t i = 0; i < count; ++i) {
-    if (!is_shift(quant[i].shift)) return false;
+// The per-channel constants of a weighted operator: `count` entries held
+// as a constant of the program, so that their values are checked here, at
+// load time, and the kernel trusts them at every call. A corrupt shift
+// would make the requantization shift by 32 or more; TFLite requires a
+// non-negative multiplier.
+inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) {
+  if (operand.constant == nullptr || count < 0 ||
+      operand.bytes != static_cast<uint64_t>(count) * sizeof(ChannelQuant))
+    return false;
+  if (!is_aligned_for<ChannelQuant>(operand.constant)) return false;
+  const auto* quant = static_cast<const ChannelQuant*>(operand.constant);
+  for (int64_t i = 0; i < count; ++i) {
+    if (!is_shift(quant[i].shift) || quant[i].multiplier < 0) return false;
   }
   return true;
 }

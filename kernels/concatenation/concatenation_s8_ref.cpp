@@ -8,8 +8,8 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const ConcatenationParams*>(raw);
   if (num_outputs != 1 || p.num_inputs < 1 ||
       p.num_inputs > static_cast<int32_t>(kConcatenationMaxInputs) ||
@@ -18,12 +18,14 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
   int64_t total_row = 0;
   for (int32_t i = 0; i < p.num_inputs; ++i) {
     int64_t bytes;
-    if (p.row_bytes[i] < 1 || !checked_mul(p.outer, p.row_bytes[i], &bytes) || in_bytes[i] != bytes)
+    if (p.row_bytes[i] < 1 || !checked_mul(p.outer, p.row_bytes[i], &bytes) ||
+        inputs[i].bytes != bytes)
       return Status::kBadParams;
     total_row += p.row_bytes[i];
   }
   int64_t total;
-  if (!checked_mul(p.outer, total_row, &total) || out_bytes[0] != total) return Status::kBadParams;
+  if (!checked_mul(p.outer, total_row, &total) || outputs[0].bytes != total)
+    return Status::kBadParams;
   return Status::kOk;
 }
 

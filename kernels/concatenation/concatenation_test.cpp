@@ -5,6 +5,7 @@
 
 #include "kernels/copy/data_movement_test_support.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -43,11 +44,16 @@ TEST(Concatenation, OuterAxisAppends) {
             (std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
+TEST(Concatenation, InputsOfAnotherQuantizationAreCopiedRaw) {
+  // TFLite Micro's int8 concatenation copies bytes whatever the scales.
+  EXPECT_EQ(test::run_lowered(lower({{2, 1}, {2, 2}}, {2, 3}, 1, 0.25f), {{1, 2}, {3, 4, 5, 6}}, 6),
+            (std::vector<int8_t>{1, 3, 4, 2, 5, 6}));
+}
+
 TEST(Concatenation, LoweringRejectsBadOperands) {
-  EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 3}, 1, 0.25f), CompileError);  // quantization
-  EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 4}, 1), CompileError);         // axis sum
-  EXPECT_THROW(lower({{2, 1}, {3, 2}}, {2, 3}, 1), CompileError);         // other axis
-  EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 3}, 2), CompileError);         // axis range
+  EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 4}, 1), CompileError);  // axis sum
+  EXPECT_THROW(lower({{2, 1}, {3, 2}}, {2, 3}, 1), CompileError);  // other axis
+  EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 3}, 2), CompileError);  // axis range
   EXPECT_THROW(lower({{2, 1}, {2, 2}}, {2, 3}, -3), CompileError);
   EXPECT_THROW(lower(std::vector<std::vector<int32_t>>(16, {1}), {16}, 0), CompileError);
 }
@@ -61,7 +67,7 @@ TEST(Concatenation, ValidateRejectsInconsistentParams) {
   const uint32_t ins[2] = {2, 4}, six = 6, seven = 7;
   const auto validate = [&](const ConcatenationParams& p, const uint32_t* in, uint32_t n,
                             uint32_t out) {
-    return kernel_concatenation_s8_ref.validate(&p, in, n, &out, 1);
+    return test::validate_sizes(kernel_concatenation_s8_ref, &p, in, n, &out, 1);
   };
   EXPECT_EQ(validate(params, ins, 2, six), Status::kOk);
   EXPECT_EQ(validate(params, ins, 2, seven), Status::kBadParams);
@@ -76,7 +82,8 @@ TEST(Concatenation, ValidateRejectsInconsistentParams) {
   EXPECT_EQ(validate(bad, ins, 2, six), Status::kBadParams);
   bad = params;
   bad.num_inputs = 16;
-  EXPECT_EQ(validate(bad, ins, 16, six), Status::kBadParams);
+  const uint32_t sixteen[16] = {2, 4};
+  EXPECT_EQ(validate(bad, sixteen, 16, six), Status::kBadParams);
   bad = params;
   bad.outer = 65536;
   bad.row_bytes[0] = 65536;  // 2^32 bytes: overflows

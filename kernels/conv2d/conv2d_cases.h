@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kernels/common/dot_s8.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
@@ -17,8 +18,8 @@ namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs; the reference
 // kernel's validate is exactly this.
-inline Status validate_conv2d_operands(const Conv2dParams& p, const uint32_t* in_bytes,
-                                       uint32_t num_inputs, const uint32_t* out_bytes,
+inline Status validate_conv2d_operands(const Conv2dParams& p, const OperandView* inputs,
+                                       uint32_t num_inputs, const OperandView* outputs,
                                        uint32_t num_outputs) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
@@ -35,8 +36,8 @@ inline Status validate_conv2d_operands(const Conv2dParams& p, const uint32_t* in
   const int64_t filter_size = checked_elements(filter_dims, 4);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
-  if (in_bytes[0] != input_size || in_bytes[1] != filter_size ||
-      in_bytes[2] != uint64_t(p.output_depth) * sizeof(ChannelQuant) || out_bytes[0] != output_size)
+  if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
+      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != output_size)
     return Status::kBadParams;
   if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
@@ -60,25 +61,17 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
          p.filter_depth == p.input_depth;
 }
 
-// The step every variant ends an output with: bias (possibly with the
-// input offset's share folded in), requantization, output offset, clamp.
-inline int8_t finish_conv2d_output(const Conv2dParams& p, const ChannelQuant& q, uint32_t acc,
-                                   Rounding rounding) {
-  const int32_t total = wrapping_add(static_cast<int32_t>(acc), q.bias);
-  const int32_t scaled = requantize(total, q.multiplier, q.shift, rounding) + p.output_offset;
-  return static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
-}
-
 // The GEMM step the column-based variants share: `columns` (1 or 2) output
 // pixels from columns of `length` values (raw int8 input, or int16 im2col
 // columns), every filter row multiplied with each column. Sums are
 // unsigned so that they wrap like the hardware's int32 accumulator. On a
 // DSP core this is CMSIS-NN's mat_mult_kernel shape: SMLAD over pairs,
-// each weight load serving both columns.
-template <typename Column>
+// each weight load serving both columns. Each output ends with the shared
+// output step (the bias may hold the input offset's share).
+template <Rounding R, typename Column>
 inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
                                     const Column* second, int32_t length, const int8_t* filter,
-                                    const ChannelQuant* quant, Rounding rounding, int8_t* out) {
+                                    const ChannelQuant* quant, int8_t* out) {
   const int8_t* weights = filter;
   for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
     if (second != nullptr) {
@@ -92,12 +85,12 @@ inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
           acc1 += static_cast<uint32_t>(second[k] * w);
         }
       }
-      out[o] = finish_conv2d_output(p, quant[o], acc0, rounding);
-      out[p.output_depth + o] = finish_conv2d_output(p, quant[o], acc1, rounding);
+      out[o] = output_step<R>(acc0, quant[o], p);
+      out[p.output_depth + o] = output_step<R>(acc1, quant[o], p);
     } else {
       uint32_t acc = 0;
       for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
-      out[o] = finish_conv2d_output(p, quant[o], acc, rounding);
+      out[o] = output_step<R>(acc, quant[o], p);
     }
   }
 }
@@ -148,10 +141,11 @@ inline bool is_conv2d_im2col_case(const Conv2dParams& p) {
 }
 
 // The validate of the im2col variants: the family's checks and their case.
-inline Status validate_conv2d_im2col(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                                     const uint32_t* out_bytes, uint32_t num_outputs) {
+inline Status validate_conv2d_im2col(const void* raw, const OperandView* inputs,
+                                     uint32_t num_inputs, const OperandView* outputs,
+                                     uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
-  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  const Status status = validate_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_conv2d_im2col_case(p) ? Status::kOk : Status::kBadParams;
 }

@@ -3,6 +3,7 @@
 // is a GEMM with no window arithmetic, no bounds checks and no scratch. The
 // compiler folds input_offset * (sum of each channel's weights) into the
 // bias; two pixels share each weight load.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
@@ -10,10 +11,10 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
-  const Status status = validate_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+  const Status status = validate_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_conv2d_1x1_case(p) ? Status::kOk : Status::kBadParams;
 }
@@ -24,21 +25,23 @@ Status run(const KernelArgs& args) {
   const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
 
   // The input offset's share is in the bias: each input pixel is a column
   // as it stands, no copy.
   const int32_t depth = p.input_depth;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  int32_t pixel = 0;
-  for (; pixel + 1 < pixels; pixel += 2) {
-    const int8_t* in = input + pixel * depth;
-    conv2d_multiply_columns(p, in, in + depth, depth, filter, quant, args.rounding,
-                            output + pixel * p.output_depth);
-  }
-  if (pixel < pixels)
-    conv2d_multiply_columns<int8_t>(p, input + pixel * depth, nullptr, depth, filter, quant,
-                                    args.rounding, output + pixel * p.output_depth);
+  with_rounding(args.rounding, [&](auto mode) {
+    constexpr Rounding R = decltype(mode)::value;
+    int32_t pixel = 0;
+    for (; pixel + 1 < pixels; pixel += 2) {
+      const int8_t* in = input + pixel * depth;
+      conv2d_multiply_columns<R, int8_t>(p, in, in + depth, depth, filter, quant,
+                                         output + pixel * p.output_depth);
+    }
+    if (pixel < pixels)
+      conv2d_multiply_columns<R, int8_t>(p, input + pixel * depth, nullptr, depth, filter, quant,
+                                         output + pixel * p.output_depth);
+  });
   return Status::kOk;
 }
 

@@ -4,6 +4,7 @@
 // every filter row is multiplied with both columns. A tap outside the input
 // is stored as 0, which is what the reference's skipped tap contributes
 // (zero point + offset), so the multiply loop has no branches.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
@@ -32,7 +33,6 @@ Status run(const KernelArgs& args) {
   const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
 
@@ -40,18 +40,21 @@ Status run(const KernelArgs& args) {
   int16_t* const first = static_cast<int16_t*>(args.scratch.data);
   int16_t* const second = first + length;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  int32_t pixel = 0;
-  for (; pixel + 1 < pixels; pixel += kColumns) {
-    fill_column(p, input, pixel, first);
-    fill_column(p, input, pixel + 1, second);
-    conv2d_multiply_columns(p, first, second, length, filter, quant, args.rounding,
-                            output + pixel * p.output_depth);
-  }
-  if (pixel < pixels) {
-    fill_column(p, input, pixel, first);
-    conv2d_multiply_columns<int16_t>(p, first, nullptr, length, filter, quant, args.rounding,
-                                     output + pixel * p.output_depth);
-  }
+  with_rounding(args.rounding, [&](auto mode) {
+    constexpr Rounding R = decltype(mode)::value;
+    int32_t pixel = 0;
+    for (; pixel + 1 < pixels; pixel += kColumns) {
+      fill_column(p, input, pixel, first);
+      fill_column(p, input, pixel + 1, second);
+      conv2d_multiply_columns<R, int16_t>(p, first, second, length, filter, quant,
+                                          output + pixel * p.output_depth);
+    }
+    if (pixel < pixels) {
+      fill_column(p, input, pixel, first);
+      conv2d_multiply_columns<R, int16_t>(p, first, nullptr, length, filter, quant,
+                                          output + pixel * p.output_depth);
+    }
+  });
   return Status::kOk;
 }
 

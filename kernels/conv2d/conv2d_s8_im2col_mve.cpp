@@ -6,6 +6,7 @@
 // stored as the input zero point (-input_offset), whose product with the
 // folded term cancels exactly as the reference's skipped tap.
 #include "kernels/common/dot_s8.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
@@ -36,37 +37,34 @@ Status run(const KernelArgs& args) {
   const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
 
   const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
   int8_t* const columns = static_cast<int8_t*>(args.scratch.data);
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  for (int32_t pixel = 0; pixel < pixels; pixel += kColumns) {
-    const int32_t count = pixels - pixel < kColumns ? pixels - pixel : kColumns;
-    for (int32_t j = 0; j < count; ++j) fill_column(p, input, pixel + j, columns + j * length);
-    int8_t* out = output + pixel * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
-      uint32_t acc[kColumns] = {0, 0, 0, 0};
-      if (count == kColumns) {
-        dot_s8_four(weights, columns, length, acc);
-      } else {
-        for (int32_t k = 0; k < length; ++k) {
-          const int32_t w = weights[k];
-          for (int32_t j = 0; j < count; ++j)
-            acc[j] += static_cast<uint32_t>(columns[j * length + k] * w);
+  with_rounding(args.rounding, [&](auto mode) {
+    for (int32_t pixel = 0; pixel < pixels; pixel += kColumns) {
+      const int32_t count = pixels - pixel < kColumns ? pixels - pixel : kColumns;
+      for (int32_t j = 0; j < count; ++j) fill_column(p, input, pixel + j, columns + j * length);
+      int8_t* out = output + pixel * p.output_depth;
+      const int8_t* weights = filter;
+      for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+        uint32_t acc[kColumns] = {0, 0, 0, 0};
+        if (count == kColumns) {
+          dot_s8_four(weights, columns, length, acc);
+        } else {
+          for (int32_t k = 0; k < length; ++k) {
+            const int32_t w = weights[k];
+            for (int32_t j = 0; j < count; ++j)
+              acc[j] += static_cast<uint32_t>(columns[j * length + k] * w);
+          }
         }
-      }
-      for (int32_t j = 0; j < count; ++j) {
-        const int32_t total = wrapping_add(static_cast<int32_t>(acc[j]), quant[o].bias);
-        const int32_t scaled =
-            requantize(total, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
-        out[j * p.output_depth + o] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
+        for (int32_t j = 0; j < count; ++j)
+          out[j * p.output_depth + o] = output_step<decltype(mode)::value>(acc[j], quant[o], p);
       }
     }
-  }
+  });
   return Status::kOk;
 }
 

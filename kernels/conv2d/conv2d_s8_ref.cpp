@@ -1,5 +1,6 @@
 // Reference CONV_2D: TFLite Micro's per-channel integer convolution, no
 // tricks (grouped convolution included, as TFLite's reference supports it).
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
@@ -9,21 +10,16 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   // Every shape the family's lowering produces, grouped convolutions included.
-  return validate_conv2d_operands(*static_cast<const Conv2dParams*>(raw), in_bytes, num_inputs,
-                                  out_bytes, num_outputs);
+  return validate_conv2d_operands(*static_cast<const Conv2dParams*>(raw), inputs, num_inputs,
+                                  outputs, num_outputs);
 }
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
-
+template <Rounding R>
+void convolve(const Conv2dParams& p, const int8_t* input, const int8_t* filter,
+              const ChannelQuant* quant, int8_t* output) {
   const int32_t filters_per_group = p.output_depth / (p.input_depth / p.filter_depth);
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
@@ -48,14 +44,22 @@ Status run(const KernelArgs& args) {
                 acc = wrapping_add(acc, (pixel[c] + p.input_offset) * tap[c]);
             }
           }
-          acc = wrapping_add(acc, quant[o].bias);
-          acc =
-              requantize(acc, quant[o].multiplier, quant[o].shift, args.rounding) + p.output_offset;
-          out[o] = static_cast<int8_t>(clamp_i32(acc, p.act_min, p.act_max));
+          out[o] = output_step<R>(acc, quant[o], p);
         }
       }
     }
   }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const Conv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    convolve<decltype(mode)::value>(p, input, filter, quant, output);
+  });
   return Status::kOk;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/common/quant.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -48,7 +49,7 @@ Status validate(const Conv2dParams& p) {
   const uint32_t in[3] = {input_bytes(p), filter_bytes(p),
                           uint32_t(p.output_depth * sizeof(ChannelQuant))};
   const uint32_t out[1] = {output_bytes(p)};
-  return kernel_conv2d_s8_ref.validate(&p, in, 3, out, 1);
+  return test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, in, 3, out, 1);
 }
 
 // Validates, then runs; returns the output.
@@ -82,12 +83,44 @@ TEST(Conv2dS8Ref, ValidateRejectsInconsistentSizes) {
   const uint32_t short_quant[3] = {9, 9, quant - 1};
   const uint32_t big_out[1] = {10};
   const uint32_t good_in[3] = {9, 9, quant};
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, short_input, 3, good_out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, short_filter, 3, good_out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, short_quant, 3, good_out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, good_in, 3, big_out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, good_in, 2, good_out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, good_in, 3, good_out, 0), Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, short_input, 3, good_out, 1),
+      Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, short_filter, 3, good_out, 1),
+      Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, short_quant, 3, good_out, 1),
+      Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, good_in, 3, big_out, 1),
+            Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, good_in, 2, good_out, 1),
+      Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, good_in, 3, good_out, 0),
+      Status::kBadParams);
+}
+
+TEST(Conv2dS8Ref, ValidateChecksTheChannelConstantsOnce) {
+  // The per-channel constants are checked at load time, by validate, so the
+  // kernel never re-checks them: they must be a program constant (a buffer
+  // in the arena could hold anything at run time), with shifts in [-31, 30]
+  // and non-negative multipliers.
+  const Conv2dParams p = base_params();
+  const uint32_t in[3] = {9, 9, sizeof(ChannelQuant)};
+  const uint32_t out[1] = {9};
+  auto validate_with = [&](ChannelQuant q) {
+    const void* constants[3] = {nullptr, nullptr, &q};
+    return test::validate_sizes(kernel_conv2d_s8_ref, &p, in, 3, out, 1, constants);
+  };
+  EXPECT_EQ(validate_with({0, 1 << 30, 30}), Status::kOk);
+  EXPECT_EQ(validate_with({0, 1 << 30, -31}), Status::kOk);
+  EXPECT_EQ(validate_with({0, 1 << 30, 31}), Status::kBadParams);
+  EXPECT_EQ(validate_with({0, 1 << 30, -32}), Status::kBadParams);
+  EXPECT_EQ(validate_with({0, -1, 0}), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_conv2d_s8_ref, &p, in, 3, out, 1), Status::kBadParams)
+      << "channel constants in the arena cannot be checked before the run";
 }
 
 TEST(Conv2dS8Ref, ValidateRejectsBadDimsAndValues) {
@@ -117,7 +150,8 @@ TEST(Conv2dS8Ref, ValidateRejectsOverflowingDims) {
   p.input_h = p.input_w = 1 << 16;  // 2^32 elements
   const uint32_t in[3] = {0, 9, sizeof(ChannelQuant)};
   const uint32_t out[1] = {9};
-  EXPECT_EQ(kernel_conv2d_s8_ref.validate(&p, in, 3, out, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_conv2d_s8_ref, &p, in, 3, out, 1),
+            Status::kBadParams);
   // Window reach (output - 1) * stride past int32.
   p = base_params();
   p.stride_h = 1 << 30;
@@ -203,13 +237,6 @@ TEST(Conv2dS8Ref, RoundingModeReachesRequantization) {
   const std::vector<ChannelQuant> quarter = {{0, 1 << 30, -1}};
   EXPECT_EQ(run(p, {-2}, {1}, quarter, Rounding::kDouble), (std::vector<int8_t>{-1}));
   EXPECT_EQ(run(p, {-2}, {1}, quarter, Rounding::kSingle), (std::vector<int8_t>{0}));
-}
-
-TEST(Conv2dS8Ref, RunRefusesCorruptShift) {
-  Conv2dParams p = base_params();
-  p.input_h = p.input_w = p.filter_h = p.filter_w = p.output_h = p.output_w = 1;
-  p.pad_top = p.pad_left = 0;
-  run(p, {1}, {1}, {{0, 1 << 30, 40}}, Rounding::kDouble, Status::kBadParams);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "support/test_support.h"
+#include "support/validate_support.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
@@ -104,7 +105,7 @@ Status validate_with(const KernelDescriptor& kernel, const Conv2dParams& p) {
                           uint32_t(p.output_depth * p.filter_h * p.filter_w * p.filter_depth),
                           uint32_t(p.output_depth * sizeof(ChannelQuant))};
   const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w * p.output_depth)};
-  return kernel.validate(&p, in, 3, out, 1);
+  return test::validate_sizes_with_unit_quants(kernel, &p, in, 3, out, 1);
 }
 
 // Runs `kernel` with its scratch placed in `scratch` (or none); the quant

@@ -10,6 +10,7 @@
 #include "compiler/passes/passes.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -183,7 +184,10 @@ std::vector<int8_t> run_lowered(const Graph& graph, const LoweredOp& lowered,
   const uint32_t in_bytes[3] = {uint32_t(in.size()), uint32_t(weights.size()),
                                 uint32_t(quant.size())};
   const uint32_t out_bytes[1] = {uint32_t(out.size())};
-  EXPECT_EQ(kernel->validate(lowered.params.data(), in_bytes, 3, out_bytes, 1), Status::kOk);
+  const void* constants[3] = {nullptr, nullptr, quant.data()};
+  EXPECT_EQ(
+      test::validate_sizes(*kernel, lowered.params.data(), in_bytes, 3, out_bytes, 1, constants),
+      Status::kOk);
   const Operand ins[3] = {
       {in.data(), in_bytes[0]}, {weights.data(), in_bytes[1]}, {quant.data(), in_bytes[2]}};
   const Operand outs[1] = {{out.data(), out_bytes[0]}};

@@ -7,12 +7,12 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const CopyParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1 || p.bytes < 1) return Status::kBadParams;
-  if (in_bytes[0] != static_cast<uint32_t>(p.bytes) ||
-      out_bytes[0] != static_cast<uint32_t>(p.bytes))
+  if (inputs[0].bytes != static_cast<uint32_t>(p.bytes) ||
+      outputs[0].bytes != static_cast<uint32_t>(p.bytes))
     return Status::kBadParams;
   return Status::kOk;
 }

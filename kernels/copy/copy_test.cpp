@@ -7,6 +7,7 @@
 #include "kernels/copy/data_movement_test_support.h"
 #include "kernels/copy/strided_box_lower.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -18,7 +19,7 @@ using test::make_op;
 Status validate_copy(int32_t bytes, uint32_t in, uint32_t out, uint32_t num_inputs = 1) {
   const CopyParams params{bytes};
   const uint32_t ins[2] = {in, in};
-  return kernel_copy_s8.validate(&params, ins, num_inputs, &out, 1);
+  return test::validate_sizes(kernel_copy_s8, &params, ins, num_inputs, &out, 1);
 }
 
 TEST(Copy, ValidateRejectsInconsistentSizes) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/lower/lowering.h"
+#include "support/validate_support.h"
 #include "tinyaot/kernel_abi.h"
 
 namespace tinyaot::test {
@@ -60,8 +61,8 @@ inline Status run_kernel(const KernelDescriptor& kernel, const void* params,
     in_bytes.push_back(static_cast<uint32_t>(bytes.size()));
   }
   const uint32_t out_bytes = static_cast<uint32_t>(output.size());
-  const Status status =
-      kernel.validate(params, in_bytes.data(), static_cast<uint32_t>(in.size()), &out_bytes, 1);
+  const Status status = test::validate_sizes(kernel, params, in_bytes.data(),
+                                             static_cast<uint32_t>(in.size()), &out_bytes, 1);
   if (status != Status::kOk) return status;
   const Operand out{output.data(), out_bytes};
   KernelArgs args{params,       in.data(),        static_cast<uint32_t>(in.size()), &out, 1,

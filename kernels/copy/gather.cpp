@@ -4,12 +4,12 @@
 
 namespace tinyaot {
 
-Status validate_gather(const StridedBox& source, int32_t input_elements, const uint32_t* in_bytes,
-                       uint32_t num_inputs, const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate_gather(const StridedBox& source, int32_t input_elements, const OperandView* inputs,
+                       uint32_t num_inputs, const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1 || input_elements < 1) return Status::kBadParams;
-  if (in_bytes[0] != static_cast<uint32_t>(input_elements)) return Status::kBadParams;
+  if (inputs[0].bytes != static_cast<uint32_t>(input_elements)) return Status::kBadParams;
   const int64_t elements = checked_box_elements(source, input_elements);
-  if (elements < 0 || out_bytes[0] != elements) return Status::kBadParams;
+  if (elements < 0 || outputs[0].bytes != elements) return Status::kBadParams;
   return Status::kOk;
 }
 

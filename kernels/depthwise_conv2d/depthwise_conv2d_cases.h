@@ -16,8 +16,8 @@ namespace tinyaot {
 // Operand sizes and value ranges every variant needs; the reference
 // kernel's validate is exactly this.
 inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
-                                                 const uint32_t* in_bytes, uint32_t num_inputs,
-                                                 const uint32_t* out_bytes, uint32_t num_outputs) {
+                                                 const OperandView* inputs, uint32_t num_inputs,
+                                                 const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
   if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
@@ -33,8 +33,8 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   const int64_t filter_size = checked_elements(filter_dims, 3);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
-  if (in_bytes[0] != input_size || in_bytes[1] != filter_size ||
-      in_bytes[2] != uint64_t(output_depth) * sizeof(ChannelQuant) || out_bytes[0] != output_size)
+  if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
+      !is_channel_quant_operand(inputs[2], output_depth) || outputs[0].bytes != output_size)
     return Status::kBadParams;
   if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))

@@ -2,6 +2,7 @@
 // output pixel the taps inside the input form one rectangle, computed once
 // (not checked per tap and channel), and a block of channels accumulates
 // tap by tap, reading input and weights contiguously.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
@@ -12,11 +13,11 @@ namespace {
 constexpr int32_t kFilter = 3;
 constexpr int32_t kBlock = 16;  // channels accumulated together (on the stack)
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
-      validate_depthwise_conv2d_operands(p, in_bytes, num_inputs, out_bytes, num_outputs);
+      validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_depthwise_3x3_case(p) ? Status::kOk : Status::kBadParams;
 }
@@ -31,15 +32,10 @@ void tap_range(int32_t origin, int32_t size, int32_t* first, int32_t* last) {
   if (*last < *first) *last = *first;
 }
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+template <Rounding R>
+void convolve(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* filter,
+              const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
-  if (!are_channel_quants(quant, depth)) return Status::kBadParams;
-
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * depth;
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -65,17 +61,23 @@ Status run(const KernelArgs& args) {
                 acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
             }
           }
-          for (int32_t j = 0; j < count; ++j) {
-            const ChannelQuant& q = quant[c0 + j];
-            const int32_t total = wrapping_add(static_cast<int32_t>(acc[j]), q.bias);
-            const int32_t scaled =
-                requantize(total, q.multiplier, q.shift, args.rounding) + p.output_offset;
-            out[c0 + j] = static_cast<int8_t>(clamp_i32(scaled, p.act_min, p.act_max));
-          }
+          for (int32_t j = 0; j < count; ++j)
+            out[c0 + j] = output_step<R>(acc[j], quant[c0 + j], p);
         }
       }
     }
   }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    convolve<decltype(mode)::value>(p, input, filter, quant, output);
+  });
   return Status::kOk;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/common/quant.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -44,7 +45,7 @@ Status validate(const DepthwiseConv2dParams& p) {
                           uint32_t(p.filter_h * p.filter_w) * depth(p),
                           uint32_t(depth(p) * sizeof(ChannelQuant))};
   const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w) * depth(p)};
-  return kernel_depthwise_conv2d_s8_ref.validate(&p, in, 3, out, 1);
+  return test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, in, 3, out, 1);
 }
 
 std::vector<int8_t> run(const DepthwiseConv2dParams& p, std::vector<int8_t> input,
@@ -70,20 +71,27 @@ TEST(DepthwiseConv2dS8Ref, ValidateRejectsInconsistentSizes) {
   const uint32_t quant = 4 * sizeof(ChannelQuant);
   const uint32_t good_in[3] = {4, 8, quant};
   const uint32_t good_out[1] = {4};
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, good_in, 3, good_out, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, good_in, 3,
+                                                  good_out, 1),
+            Status::kOk);
   const uint32_t long_input[3] = {5, 8, quant};
   const uint32_t short_filter[3] = {4, 4, quant};  // as if the multiplier were 1
   const uint32_t short_quant[3] = {4, 8, 2 * sizeof(ChannelQuant)};
   const uint32_t short_out[1] = {2};
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, long_input, 3, good_out, 1),
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, long_input, 3,
+                                                  good_out, 1),
             Status::kBadParams);
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, short_filter, 3, good_out, 1),
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, short_filter,
+                                                  3, good_out, 1),
             Status::kBadParams);
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, short_quant, 3, good_out, 1),
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, short_quant,
+                                                  3, good_out, 1),
             Status::kBadParams);
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, good_in, 3, short_out, 1),
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, good_in, 3,
+                                                  short_out, 1),
             Status::kBadParams);
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, good_in, 2, good_out, 1),
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, good_in, 2,
+                                                  good_out, 1),
             Status::kBadParams);
 }
 
@@ -110,7 +118,9 @@ TEST(DepthwiseConv2dS8Ref, ValidateRejectsOverflowingDims) {
   p.depth_multiplier = 1 << 16;  // 2^32 output channels
   const uint32_t in[3] = {0, 0, 0};
   const uint32_t out[1] = {0};
-  EXPECT_EQ(kernel_depthwise_conv2d_s8_ref.validate(&p, in, 3, out, 1), Status::kBadParams);
+  EXPECT_EQ(
+      test::validate_sizes_with_unit_quants(kernel_depthwise_conv2d_s8_ref, &p, in, 3, out, 1),
+      Status::kBadParams);
   p = base_params();
   p.output_w = 3;
   p.stride_w = 1 << 30;  // (3 - 1) * 2^30 past int32
@@ -160,10 +170,20 @@ TEST(DepthwiseConv2dS8Ref, StrideAndDilation) {
   EXPECT_EQ(out, (std::vector<int8_t>{31, 53}));
 }
 
-TEST(DepthwiseConv2dS8Ref, RunRefusesCorruptShift) {
-  DepthwiseConv2dParams p = base_params();
-  run(p, {1, 2, 3, 4}, {1, 2, 3, 4, 5, 6, 7, 8},
-      {kIdentity, kIdentity, {0, 1 << 30, -32}, kIdentity}, Status::kBadParams);
+TEST(DepthwiseConv2dS8Ref, ValidateRefusesACorruptShiftInTheConstants) {
+  // Checked once, at load time: the kernel itself no longer re-checks.
+  const DepthwiseConv2dParams p = base_params();
+  const std::vector<ChannelQuant> quant = {kIdentity, kIdentity, {0, 1 << 30, -32}, kIdentity};
+  const uint32_t in[3] = {4, 8, uint32_t(quant.size() * sizeof(ChannelQuant))};
+  const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w) * depth(p)};
+  const void* constants[3] = {nullptr, nullptr, quant.data()};
+  EXPECT_EQ(test::validate_sizes(kernel_depthwise_conv2d_s8_ref, &p, in, 3, out, 1, constants),
+            Status::kBadParams);
+  std::vector<ChannelQuant> good = quant;
+  good[2] = kIdentity;
+  constants[2] = good.data();
+  EXPECT_EQ(test::validate_sizes(kernel_depthwise_conv2d_s8_ref, &p, in, 3, out, 1, constants),
+            Status::kOk);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "kernels/common/quant.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -72,7 +73,7 @@ Status validate_with(const KernelDescriptor& kernel, const DepthwiseConv2dParams
                           uint32_t(p.filter_h * p.filter_w) * depth,
                           uint32_t(depth * sizeof(ChannelQuant))};
   const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w) * depth};
-  return kernel.validate(&p, in, 3, out, 1);
+  return test::validate_sizes_with_unit_quants(kernel, &p, in, 3, out, 1);
 }
 
 std::vector<int8_t> run_with(const KernelDescriptor& kernel, const DepthwiseCase& c,

@@ -1,6 +1,7 @@
 // Reference ADD and SUB: TFLite Micro's int8 AddFunc / SubFunc. Its
 // MultiplyByQuantizedMultiplierSmallerThanOneExp is the plain requantize of
 // the program's rounding mode (the shifts are all <= 0).
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/elementwise/elementwise.h"
@@ -8,11 +9,12 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const AddSubParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
-  const Status status = validate_broadcast(p.shape, in_bytes[0], in_bytes[1], out_bytes[0]);
+  const Status status =
+      validate_broadcast(p.shape, inputs[0].bytes, inputs[1].bytes, outputs[0].bytes);
   if (status != Status::kOk) return status;
   // These bounds keep every intermediate within int32: (255 << 20) and the
   // sum of two values no larger in magnitude.
@@ -27,28 +29,30 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
   return Status::kOk;
 }
 
+template <Rounding R>
 inline int32_t scale_input(int8_t x, int32_t offset, int32_t left_shift, int32_t multiplier,
-                           int32_t shift, Rounding rounding) {
-  return requantize((x + offset) * (int32_t{1} << left_shift), multiplier, shift, rounding);
+                           int32_t shift) {
+  return requantize<R>((x + offset) * (int32_t{1} << left_shift), multiplier, shift);
 }
 
 template <int kSign>
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const AddSubParams*>(args.params);
-  const Rounding rounding = args.rounding;
-  broadcast_walk(
-      p.shape, static_cast<const int8_t*>(args.inputs[0].data),
-      static_cast<const int8_t*>(args.inputs[1].data), static_cast<int8_t*>(args.outputs[0].data),
-      [&p, rounding](int8_t a, int8_t b) {
-        const int32_t scaled1 = scale_input(a, p.input1_offset, p.left_shift, p.input1_multiplier,
-                                            p.input1_shift, rounding);
-        const int32_t scaled2 = scale_input(b, p.input2_offset, p.left_shift, p.input2_multiplier,
-                                            p.input2_shift, rounding);
-        const int32_t raw = kSign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
-        const int32_t result =
-            requantize(raw, p.output_multiplier, p.output_shift, rounding) + p.output_offset;
-        return static_cast<int8_t>(clamp_i32(result, p.act_min, p.act_max));
-      });
+  const auto* input1 = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* input2 = static_cast<const int8_t*>(args.inputs[1].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    constexpr Rounding R = decltype(mode)::value;
+    broadcast_walk(p.shape, input1, input2, output, [&p](int8_t a, int8_t b) {
+      const int32_t scaled1 =
+          scale_input<R>(a, p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift);
+      const int32_t scaled2 =
+          scale_input<R>(b, p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift);
+      const int32_t raw = kSign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
+      return output_step<R>(raw, 0, p.output_multiplier, p.output_shift, p.output_offset, p.act_min,
+                            p.act_max);
+    });
+  });
   return Status::kOk;
 }
 

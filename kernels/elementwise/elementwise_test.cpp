@@ -11,6 +11,7 @@
 
 #include "kernels/elementwise/elementwise_lower.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -24,7 +25,7 @@ std::vector<int8_t> run(const KernelDescriptor& kernel, const Params& params, st
   std::vector<int8_t> out(out_size, 0x55);
   const uint32_t in_bytes[2] = {static_cast<uint32_t>(a.size()), static_cast<uint32_t>(b.size())};
   const uint32_t out_bytes[1] = {static_cast<uint32_t>(out.size())};
-  EXPECT_EQ(kernel.validate(&params, in_bytes, 2, out_bytes, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel, &params, in_bytes, 2, out_bytes, 1), Status::kOk);
   const Operand inputs[2] = {{a.data(), in_bytes[0]}, {b.data(), in_bytes[1]}};
   const Operand outputs[1] = {{out.data(), out_bytes[0]}};
   KernelArgs args{&params, inputs, 2, outputs, 1, {nullptr, 0}, rounding};
@@ -37,7 +38,7 @@ Status validate(const KernelDescriptor& kernel, const Params& params, uint32_t a
                 uint32_t out) {
   const uint32_t in_bytes[2] = {a, b};
   const uint32_t out_bytes[1] = {out};
-  return kernel.validate(&params, in_bytes, 2, out_bytes, 1);
+  return test::validate_sizes(kernel, &params, in_bytes, 2, out_bytes, 1);
 }
 
 BroadcastShape plan(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
@@ -148,7 +149,7 @@ TEST(ElementwiseAdd, ValidateRejectsInconsistentParams) {
   EXPECT_EQ(validate(kernel_add_s8_ref, good, 5, 3, 6), Status::kBadParams);  // input 1 size
   EXPECT_EQ(validate(kernel_add_s8_ref, good, 6, 3, 7), Status::kBadParams);  // output size
   const uint32_t one[1] = {6};
-  EXPECT_EQ(kernel_add_s8_ref.validate(&good, one, 1, one, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_add_s8_ref, &good, one, 1, one, 1), Status::kBadParams);
 
   AddSubParams p = good;
   p.shape.dims[5] = 0;

@@ -6,11 +6,11 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MinMaxParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
-  return validate_broadcast(p.shape, in_bytes[0], in_bytes[1], out_bytes[0]);
+  return validate_broadcast(p.shape, inputs[0].bytes, inputs[1].bytes, outputs[0].bytes);
 }
 
 template <bool kMaximum>

@@ -1,5 +1,6 @@
 // Reference MUL: TFLite Micro's int8 MulElementwise / BroadcastMul, one
 // requantize of the product of the offset inputs.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/elementwise/elementwise.h"
@@ -7,11 +8,12 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MulParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
-  const Status status = validate_broadcast(p.shape, in_bytes[0], in_bytes[1], out_bytes[0]);
+  const Status status =
+      validate_broadcast(p.shape, inputs[0].bytes, inputs[1].bytes, outputs[0].bytes);
   if (status != Status::kOk) return status;
   const auto is_offset = [](int32_t offset) { return offset >= -128 && offset <= 128; };
   // The product is below 2^16; a left shift up to 14 keeps the requantized
@@ -26,16 +28,17 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const MulParams*>(args.params);
-  const Rounding rounding = args.rounding;
-  broadcast_walk(p.shape, static_cast<const int8_t*>(args.inputs[0].data),
-                 static_cast<const int8_t*>(args.inputs[1].data),
-                 static_cast<int8_t*>(args.outputs[0].data), [&p, rounding](int8_t a, int8_t b) {
-                   const int32_t product = (a + p.input1_offset) * (b + p.input2_offset);
-                   const int32_t result =
-                       requantize(product, p.output_multiplier, p.output_shift, rounding) +
-                       p.output_offset;
-                   return static_cast<int8_t>(clamp_i32(result, p.act_min, p.act_max));
-                 });
+  const auto* input1 = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* input2 = static_cast<const int8_t*>(args.inputs[1].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    constexpr Rounding R = decltype(mode)::value;
+    broadcast_walk(p.shape, input1, input2, output, [&p](int8_t a, int8_t b) {
+      const int32_t product = (a + p.input1_offset) * (b + p.input2_offset);
+      return output_step<R>(product, 0, p.output_multiplier, p.output_shift, p.output_offset,
+                            p.act_min, p.act_max);
+    });
+  });
   return Status::kOk;
 }
 

@@ -4,6 +4,7 @@
 // values at a time and SMLAD multiplies pairs (kernels/common/dot_s8.h),
 // as CMSIS-NN's arm_nn_vec_mat_mult_t_s8 does on DSP cores.
 #include "kernels/common/dot_s8.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -12,13 +13,9 @@
 namespace tinyaot {
 namespace {
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+template <Rounding R>
+void multiply(const FullyConnectedParams& p, const int8_t* input, const int8_t* filter,
+              const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* row = input + b * depth;
@@ -28,13 +25,23 @@ Status run(const KernelArgs& args) {
       uint32_t acc0 = 0, acc1 = 0;
       const int8_t* weights = filter + o * depth;
       dot_s8_pair(row, weights, weights + depth, depth, &acc0, &acc1);
-      out[o] = finish_fully_connected_output(p, quant[o], acc0, args.rounding);
-      out[o + 1] = finish_fully_connected_output(p, quant[o + 1], acc1, args.rounding);
+      out[o] = output_step<R>(acc0, quant[o], p);
+      out[o + 1] = output_step<R>(acc1, quant[o + 1], p);
     }
     if (o < p.output_depth)
-      out[o] = finish_fully_connected_output(p, quant[o], dot_s8(row, filter + o * depth, depth),
-                                             args.rounding);
+      out[o] = output_step<R>(dot_s8(row, filter + o * depth, depth), quant[o], p);
   }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    multiply<decltype(mode)::value>(p, input, filter, quant, output);
+  });
   return Status::kOk;
 }
 

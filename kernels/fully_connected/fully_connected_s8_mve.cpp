@@ -3,6 +3,7 @@
 // into the bias by the compiler, so the inner loop is one 8-bit
 // multiply-accumulate per pair and needs no widening.
 #include "kernels/common/dot_s8.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -11,22 +12,27 @@
 namespace tinyaot {
 namespace {
 
+template <Rounding R>
+void multiply(const FullyConnectedParams& p, const int8_t* input, const int8_t* filter,
+              const ChannelQuant* quant, int8_t* output) {
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* row = input + b * p.input_depth;
+    int8_t* out = output + b * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += p.input_depth)
+      out[o] = output_step<R>(dot_s8(row, weights, p.input_depth), quant[o], p);
+  }
+}
+
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
   const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* row = input + b * p.input_depth;
-    int8_t* out = output + b * p.output_depth;
-    const int8_t* weights = filter;
-    for (int32_t o = 0; o < p.output_depth; ++o, weights += p.input_depth) {
-      out[o] = finish_fully_connected_output(p, quant[o], dot_s8(row, weights, p.input_depth),
-                                             args.rounding);
-    }
-  }
+  with_rounding(args.rounding, [&](auto mode) {
+    multiply<decltype(mode)::value>(p, input, filter, quant, output);
+  });
   return Status::kOk;
 }
 

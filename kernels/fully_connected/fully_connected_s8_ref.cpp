@@ -1,4 +1,5 @@
 // Reference FULLY_CONNECTED: TFLite's integer semantics, no tricks.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -7,13 +8,9 @@
 namespace tinyaot {
 namespace {
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
+template <Rounding R>
+void multiply(const FullyConnectedParams& p, const int8_t* input, const int8_t* filter,
+              const ChannelQuant* quant, int8_t* output) {
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* row = input + b * p.input_depth;
     for (int32_t o = 0; o < p.output_depth; ++o) {
@@ -21,10 +18,20 @@ Status run(const KernelArgs& args) {
       int32_t acc = 0;
       for (int32_t d = 0; d < p.input_depth; ++d)
         acc = wrapping_add(acc, (row[d] + p.input_offset) * weights[d]);
-      output[b * p.output_depth + o] =
-          finish_fully_connected_output(p, quant[o], static_cast<uint32_t>(acc), args.rounding);
+      output[b * p.output_depth + o] = output_step<R>(acc, quant[o], p);
     }
   }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
+  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  with_rounding(args.rounding, [&](auto mode) {
+    multiply<decltype(mode)::value>(p, input, filter, quant, output);
+  });
   return Status::kOk;
 }
 

@@ -10,6 +10,7 @@
 #include "kernels/common/kernel_sums.h"
 #include "kernels/common/quant.h"
 #include "kernels/fully_connected/fully_connected.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -51,7 +52,9 @@ std::vector<int8_t> run_with(const KernelDescriptor& kernel, const FcCase& c,
                                 uint32_t(quant.size() * sizeof(ChannelQuant))};
   std::vector<int8_t> output(size_t(p.batches) * p.output_depth, 99);
   const uint32_t out_bytes[1] = {uint32_t(output.size())};
-  EXPECT_EQ(kernel.validate(&p, in_bytes, 3, out_bytes, 1), Status::kOk) << kernel.name;
+  const void* constants[3] = {nullptr, nullptr, quant.data()};
+  EXPECT_EQ(test::validate_sizes(kernel, &p, in_bytes, 3, out_bytes, 1, constants), Status::kOk)
+      << kernel.name;
   const Operand ins[3] = {{const_cast<int8_t*>(c.input.data()), in_bytes[0]},
                           {const_cast<int8_t*>(c.filter.data()), in_bytes[1]},
                           {const_cast<ChannelQuant*>(quant.data()), in_bytes[2]}};

@@ -9,8 +9,8 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MeanParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   if (p.rank < 1 || p.rank > kMeanMaxRank) return Status::kBadParams;
@@ -21,7 +21,7 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
   for (int32_t i = 0; i < p.rank; ++i) {
     if ((p.reduced_mask >> i) & 1u) reduced *= p.dims[i];
   }
-  if (p.count != reduced || in_bytes[0] != total || out_bytes[0] != total / reduced)
+  if (p.count != reduced || inputs[0].bytes != total || outputs[0].bytes != total / reduced)
     return Status::kBadParams;
   if (p.input_zero_point < -128 || p.input_zero_point > 127 || p.output_zero_point < -128 ||
       p.output_zero_point > 127 || p.multiplier < 0 || !is_shift(p.shift))

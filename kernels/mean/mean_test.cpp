@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -27,7 +28,7 @@ MeanParams rows_of_three() {
 }
 
 Status validate(const MeanParams& p, uint32_t in, uint32_t out) {
-  return kernel_mean_s8_ref.validate(&p, &in, 1, &out, 1);
+  return test::validate_sizes(kernel_mean_s8_ref, &p, &in, 1, &out, 1);
 }
 
 std::vector<int8_t> run(const MeanParams& p, std::vector<int8_t> input, size_t outputs,
@@ -35,7 +36,7 @@ std::vector<int8_t> run(const MeanParams& p, std::vector<int8_t> input, size_t o
   std::vector<int8_t> output(outputs);
   const uint32_t in_bytes = static_cast<uint32_t>(input.size());
   const uint32_t out_bytes = static_cast<uint32_t>(output.size());
-  EXPECT_EQ(kernel_mean_s8_ref.validate(&p, &in_bytes, 1, &out_bytes, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_mean_s8_ref, &p, &in_bytes, 1, &out_bytes, 1), Status::kOk);
   Operand in{input.data(), in_bytes};
   Operand out{output.data(), out_bytes};
   KernelArgs args{&p, &in, 1, &out, 1, {nullptr, 0}, rounding};
@@ -80,7 +81,7 @@ TEST(Mean, ValidateRejectsInconsistentParams) {
   EXPECT_NE(validate(p, 6, 2), Status::kOk);
   const uint32_t bytes[2] = {6, 2};
   p = rows_of_three();
-  EXPECT_NE(kernel_mean_s8_ref.validate(&p, bytes, 2, bytes + 1, 1), Status::kOk);
+  EXPECT_NE(test::validate_sizes(kernel_mean_s8_ref, &p, bytes, 2, bytes + 1, 1), Status::kOk);
 }
 
 TEST(Mean, ReducesNonAdjacentDimensions) {

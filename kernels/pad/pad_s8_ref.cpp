@@ -8,14 +8,14 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const PadParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1 || p.output_elements < 1) return Status::kBadParams;
   if (p.pad_value < -128 || p.pad_value > 127) return Status::kBadParams;
-  if (out_bytes[0] != static_cast<uint32_t>(p.output_elements)) return Status::kBadParams;
+  if (outputs[0].bytes != static_cast<uint32_t>(p.output_elements)) return Status::kBadParams;
   const int64_t elements = checked_box_elements(p.destination, p.output_elements);
-  if (elements < 0 || in_bytes[0] != elements) return Status::kBadParams;
+  if (elements < 0 || inputs[0].bytes != elements) return Status::kBadParams;
   return Status::kOk;
 }
 

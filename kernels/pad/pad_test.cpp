@@ -5,6 +5,7 @@
 
 #include "kernels/copy/data_movement_test_support.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -75,19 +76,21 @@ TEST(Pad, LoweringRejectsBadOperands) {
 TEST(Pad, ValidateRejectsInconsistentParams) {
   const PadParams params = test::params_of<PadParams>(lower({2, 2}, {1, 0, 0, 1}, {3, 3}));
   const uint32_t four = 4, nine = 9, three = 3, ten = 10;
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&params, &four, 1, &nine, 1), Status::kOk);
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&params, &three, 1, &nine, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&params, &four, 1, &ten, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &params, &four, 1, &nine, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &params, &three, 1, &nine, 1),
+            Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &params, &four, 1, &ten, 1),
+            Status::kBadParams);
   PadParams bad = params;
   bad.pad_value = 128;
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&bad, &four, 1, &nine, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &bad, &four, 1, &nine, 1), Status::kBadParams);
   bad = params;
   bad.destination.offset = 5;  // last row would end at 5 + 3 + 2 = 10 > 8
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&bad, &four, 1, &nine, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &bad, &four, 1, &nine, 1), Status::kBadParams);
   bad = params;
   bad.output_elements = 0;
   const uint32_t zero = 0;
-  EXPECT_EQ(kernel_pad_s8_ref.validate(&bad, &four, 1, &zero, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_pad_s8_ref, &bad, &four, 1, &zero, 1), Status::kBadParams);
 }
 
 }  // namespace

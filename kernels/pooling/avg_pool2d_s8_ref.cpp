@@ -12,9 +12,9 @@ namespace {
 // rounding; no real model comes near.
 constexpr int64_t kMaxWindowCells = int64_t{1} << 23;
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
-  const Status status = validate_pool2d(raw, in_bytes, num_inputs, out_bytes, num_outputs);
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
+  const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   const auto& p = *static_cast<const Pool2dParams*>(raw);
   const int64_t rows = p.filter_h < p.input_h ? p.filter_h : p.input_h;

@@ -24,8 +24,8 @@ inline bool is_pool_axis(int32_t input, int32_t filter, int32_t output, int32_t 
 }
 
 // Operand sizes and window axes of a pooling operation.
-inline Status validate_pool2d(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                              const uint32_t* out_bytes, uint32_t num_outputs) {
+inline Status validate_pool2d(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                              const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const Pool2dParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.channels < 1) return Status::kBadParams;
@@ -37,7 +37,7 @@ inline Status validate_pool2d(const void* raw, const uint32_t* in_bytes, uint32_
   const int64_t input_size = checked_elements(input_dims, 4);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || output_size < 0) return Status::kBadParams;
-  if (in_bytes[0] != input_size || out_bytes[0] != output_size) return Status::kBadParams;
+  if (inputs[0].bytes != input_size || outputs[0].bytes != output_size) return Status::kBadParams;
   if (!is_activation_range(p.act_min, p.act_max)) return Status::kBadParams;
   return Status::kOk;
 }

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "support/validate_support.h"
+
 namespace tinyaot {
 namespace {
 
@@ -26,7 +28,7 @@ Pool2dParams same_2x2_over_3x3() {
 }
 
 Status validate(const KernelDescriptor& k, const Pool2dParams& p, uint32_t in, uint32_t out) {
-  return k.validate(&p, &in, 1, &out, 1);
+  return test::validate_sizes(k, &p, &in, 1, &out, 1);
 }
 
 std::vector<int8_t> run(const KernelDescriptor& k, const Pool2dParams& p, std::vector<int8_t> input,
@@ -34,7 +36,7 @@ std::vector<int8_t> run(const KernelDescriptor& k, const Pool2dParams& p, std::v
   std::vector<int8_t> output(static_cast<size_t>(p.batches * p.output_h * p.output_w * p.channels));
   const uint32_t in_bytes = static_cast<uint32_t>(input.size());
   const uint32_t out_bytes = static_cast<uint32_t>(output.size());
-  EXPECT_EQ(k.validate(&p, &in_bytes, 1, &out_bytes, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(k, &p, &in_bytes, 1, &out_bytes, 1), Status::kOk);
   Operand in{input.data(), in_bytes};
   Operand out{output.data(), out_bytes};
   KernelArgs args{&p, &in, 1, &out, 1, {nullptr, 0}, rounding};
@@ -88,7 +90,7 @@ TEST(Pooling, ValidateRejectsInconsistentParams) {
     EXPECT_NE(validate(*k, p, 9, 4), Status::kOk);
     const uint32_t bytes[2] = {9, 9};
     p = same_2x2_over_3x3();
-    EXPECT_NE(k->validate(&p, bytes, 2, bytes, 1), Status::kOk);
+    EXPECT_NE(test::validate_sizes(*k, &p, bytes, 2, bytes, 1), Status::kOk);
   }
 }
 

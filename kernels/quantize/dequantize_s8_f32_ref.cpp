@@ -5,11 +5,11 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
-  return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), out_bytes[0],
-                                  in_bytes[0]);
+  return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), outputs[0].bytes,
+                                  inputs[0].bytes);
 }
 
 Status run(const KernelArgs& args) {

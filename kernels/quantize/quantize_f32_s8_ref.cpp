@@ -27,11 +27,11 @@ inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
   return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
 }
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
-  return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), in_bytes[0],
-                                  out_bytes[0]);
+  return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), inputs[0].bytes,
+                                  outputs[0].bytes);
 }
 
 Status run(const KernelArgs& args) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -36,7 +37,7 @@ Status validate(const KernelDescriptor& kernel, const QuantizeParams& p, uint32_
                 uint32_t out) {
   const uint32_t in_bytes[1] = {in};
   const uint32_t out_bytes[1] = {out};
-  return kernel.validate(&p, in_bytes, 1, out_bytes, 1);
+  return test::validate_sizes(kernel, &p, in_bytes, 1, out_bytes, 1);
 }
 
 TEST(Quantize, RoundsHalfAwayFromZeroAndSaturates) {
@@ -84,7 +85,8 @@ TEST(Quantize, ValidateRejectsInconsistentParams) {
   EXPECT_EQ(validate(kernel_quantize_f32_s8_ref, {1 << 30, 0.5f, 0}, 0, 1u << 30),
             Status::kBadParams);
   const uint32_t bytes[2] = {12, 3};
-  EXPECT_EQ(kernel_quantize_f32_s8_ref.validate(&good, bytes, 2, bytes + 1, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_quantize_f32_s8_ref, &good, bytes, 2, bytes + 1, 1),
+            Status::kBadParams);
 }
 
 TEST(QuantizeLowering, DispatchesOnInputType) {

@@ -11,14 +11,14 @@ namespace {
 // Integer bits of the sum of exponentials (TFLite's kAccumulationIntegerBits).
 constexpr int kSumIntegerBits = 12;
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const SoftmaxParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   int64_t size;
   if (p.rows < 1 || p.depth < 1 || !checked_mul(p.rows, p.depth, &size)) return Status::kBadParams;
-  if (in_bytes[0] != size || out_bytes[0] != size ||
-      in_bytes[1] != kSoftmaxExpTableSize * sizeof(int32_t))
+  if (inputs[0].bytes != size || outputs[0].bytes != size ||
+      inputs[1].bytes != kSoftmaxExpTableSize * sizeof(int32_t))
     return Status::kBadParams;
   return Status::kOk;
 }

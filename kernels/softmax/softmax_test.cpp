@@ -9,6 +9,7 @@
 
 #include "kernels/common/fixed_point.h"
 #include "kernels/softmax/softmax_lower.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -23,7 +24,7 @@ Operation softmax_op() {
 
 Status validate(const SoftmaxParams& p, uint32_t in, uint32_t table, uint32_t out) {
   const uint32_t in_bytes[2] = {in, table};
-  return kernel_softmax_s8_ref.validate(&p, in_bytes, 2, &out, 1);
+  return test::validate_sizes(kernel_softmax_s8_ref, &p, in_bytes, 2, &out, 1);
 }
 
 Status run(const SoftmaxParams& p, std::vector<int8_t> input, std::vector<int32_t> table,
@@ -47,7 +48,7 @@ TEST(Softmax, ValidateRejectsInconsistentParams) {
   EXPECT_NE(validate({3, -5}, 15, 1024, 15), Status::kOk);
   EXPECT_NE(validate({1 << 16, 1 << 16}, 0, 1024, 0), Status::kOk);  // overflow
   const uint32_t bytes[1] = {15};
-  EXPECT_NE(kernel_softmax_s8_ref.validate(&p, bytes, 1, bytes, 1), Status::kOk);
+  EXPECT_NE(test::validate_sizes(kernel_softmax_s8_ref, &p, bytes, 1, bytes, 1), Status::kOk);
 }
 
 TEST(Softmax, TableFollowsTfliteScalingAndRadius) {

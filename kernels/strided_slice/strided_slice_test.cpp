@@ -7,6 +7,7 @@
 #include "kernels/copy/data_movement_test_support.h"
 #include "kernels/lowerings.h"
 #include "kernels/strided_slice/slice_axis_lower.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -115,15 +116,20 @@ TEST(StridedSlice, ValidateRejectsInconsistentParams) {
   const StridedSliceParams params =
       test::params_of<StridedSliceParams>(lower({10}, {{8}, {1}, {-3}}, {3}));
   const uint32_t ten = 10, three = 3, four = 4, nine = 9;
-  EXPECT_EQ(kernel_strided_slice_s8_ref.validate(&params, &ten, 1, &three, 1), Status::kOk);
-  EXPECT_EQ(kernel_strided_slice_s8_ref.validate(&params, &nine, 1, &three, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_strided_slice_s8_ref.validate(&params, &ten, 1, &four, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_strided_slice_s8_ref, &params, &ten, 1, &three, 1),
+            Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_strided_slice_s8_ref, &params, &nine, 1, &three, 1),
+            Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_strided_slice_s8_ref, &params, &ten, 1, &four, 1),
+            Status::kBadParams);
   StridedSliceParams bad = params;
   bad.source.dims[0] = 4;  // 8, 5, 2, -1: reads before the input
-  EXPECT_EQ(kernel_strided_slice_s8_ref.validate(&bad, &ten, 1, &four, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_strided_slice_s8_ref, &bad, &ten, 1, &four, 1),
+            Status::kBadParams);
   bad = params;
   bad.source.offset = 10;  // starts past the input
-  EXPECT_EQ(kernel_strided_slice_s8_ref.validate(&bad, &ten, 1, &three, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_strided_slice_s8_ref, &bad, &ten, 1, &three, 1),
+            Status::kBadParams);
 }
 
 }  // namespace

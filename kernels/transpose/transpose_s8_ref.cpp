@@ -5,10 +5,10 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeParams*>(raw);
-  return validate_gather(p.source, p.input_elements, in_bytes, num_inputs, out_bytes, num_outputs);
+  return validate_gather(p.source, p.input_elements, inputs, num_inputs, outputs, num_outputs);
 }
 
 Status run(const KernelArgs& args) {

@@ -5,6 +5,7 @@
 
 #include "kernels/copy/data_movement_test_support.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -59,23 +60,30 @@ TEST(Transpose, LoweringRejectsBadPermutations) {
 TEST(Transpose, ValidateRejectsInconsistentParams) {
   TransposeParams params = test::params_of<TransposeParams>(lower({2, 3}, {1, 0}, {3, 2}));
   const uint32_t six = 6, five = 5, seven = 7;
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&params, &six, 1, &six, 1), Status::kOk);
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&params, &five, 1, &six, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&params, &six, 1, &seven, 1), Status::kBadParams);
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&params, &six, 0, &six, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &params, &six, 1, &six, 1), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &params, &five, 1, &six, 1),
+            Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &params, &six, 1, &seven, 1),
+            Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &params, &six, 0, &six, 1),
+            Status::kBadParams);
   TransposeParams bad = params;
   bad.source.steps[0] = 4;  // walks past the 6-byte input
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&bad, &six, 1, &six, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &bad, &six, 1, &six, 1),
+            Status::kBadParams);
   bad = params;
   bad.source.dims[0] = 0;
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&bad, &six, 1, &six, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &bad, &six, 1, &six, 1),
+            Status::kBadParams);
   bad = params;
   bad.source.rank = 9;
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&bad, &six, 1, &six, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &bad, &six, 1, &six, 1),
+            Status::kBadParams);
   bad = params;
   bad.input_elements = 0;
   const uint32_t zero = 0;
-  EXPECT_EQ(kernel_transpose_s8_ref.validate(&bad, &zero, 1, &six, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes(kernel_transpose_s8_ref, &bad, &zero, 1, &six, 1),
+            Status::kBadParams);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Reference TRANSPOSE_CONV: TFLite Micro's scatter-then-requantize integer
 // semantics. Sums are order-independent under two's-complement wrapping, so
 // the loop nest is free to gather each filter tap's input-channel sum first.
+#include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/transpose_conv/transpose_conv.h"
@@ -13,8 +14,8 @@ int64_t output_elements(const TransposeConvParams& p) {
   return checked_elements(dims, 4);
 }
 
-Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
-                const uint32_t* out_bytes, uint32_t num_outputs) {
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeConvParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
@@ -22,13 +23,12 @@ Status validate(const void* raw, const uint32_t* in_bytes, uint32_t num_inputs,
   const int64_t input_size = checked_elements(input_dims, 4);
   const int64_t filter_size = checked_elements(filter_dims, 4);
   const int64_t output_size = output_elements(p);
-  int64_t scratch_size, quant_size;
+  int64_t scratch_size;
   if (input_size < 0 || filter_size < 0 || output_size < 0 ||
-      !checked_mul(output_size, sizeof(int32_t), &scratch_size) ||
-      !checked_mul(p.output_depth, sizeof(ChannelQuant), &quant_size))
+      !checked_mul(output_size, sizeof(int32_t), &scratch_size))
     return Status::kBadParams;
-  if (in_bytes[0] != input_size || in_bytes[1] != filter_size || in_bytes[2] != quant_size ||
-      out_bytes[0] != output_size)
+  if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
+      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != output_size)
     return Status::kBadParams;
   if (p.stride_h < 1 || p.stride_w < 1 || p.pad_top < 0 || p.pad_left < 0)
     return Status::kBadParams;
@@ -52,7 +52,6 @@ Status run(const KernelArgs& args) {
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   auto* acc = static_cast<int32_t*>(args.scratch.data);
-  if (!are_channel_quants(quant, p.output_depth)) return Status::kBadParams;
 
   const int32_t total = static_cast<int32_t>(output_elements(p));
   for (int32_t i = 0; i < total; ++i) acc[i] = 0;
@@ -87,12 +86,10 @@ Status run(const KernelArgs& args) {
     }
   }
 
-  for (int32_t i = 0; i < total; ++i) {
-    const ChannelQuant& q = quant[i % p.output_depth];
-    int32_t value = requantize(wrapping_add(acc[i], q.bias), q.multiplier, q.shift, args.rounding);
-    value = wrapping_add(value, p.output_offset);
-    output[i] = static_cast<int8_t>(clamp_i32(value, p.act_min, p.act_max));
-  }
+  with_rounding(args.rounding, [&](auto mode) {
+    for (int32_t i = 0; i < total; ++i)
+      output[i] = output_step<decltype(mode)::value>(acc[i], quant[i % p.output_depth], p);
+  });
   return Status::kOk;
 }
 

@@ -12,6 +12,7 @@
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/lowerings.h"
+#include "support/validate_support.h"
 
 namespace tinyaot {
 namespace {
@@ -55,7 +56,7 @@ Sizes sizes_of(const TransposeConvParams& p) {
 
 Status validate(const TransposeConvParams& p) {
   const Sizes s = sizes_of(p);
-  return kernel().validate(&p, s.in, 3, s.out, 1);
+  return test::validate_sizes_with_unit_quants(kernel(), &p, s.in, 3, s.out, 1);
 }
 
 // Runs the kernel with a scratch of exactly the declared size.
@@ -85,10 +86,15 @@ TEST(TransposeConvKernel, ValidateRejectsInconsistentSizes) {
     Sizes bad = s;
     uint32_t* slot = operand < 3 ? &bad.in[operand] : &bad.out[0];
     *slot += 1;
-    EXPECT_EQ(kernel().validate(&p, bad.in, 3, bad.out, 1), Status::kBadParams) << operand;
+    EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel(), &p, bad.in, 3, bad.out, 1),
+              Status::kBadParams)
+        << operand;
   }
-  EXPECT_EQ(kernel().validate(&p, s.in, 2, s.out, 1), Status::kBadParams);
-  EXPECT_EQ(kernel().validate(&p, s.in, 3, s.out, 2), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel(), &p, s.in, 2, s.out, 1),
+            Status::kBadParams);
+  const uint32_t two_outputs[2] = {s.out[0], s.out[0]};
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel(), &p, s.in, 3, two_outputs, 2),
+            Status::kBadParams);
 }
 
 TEST(TransposeConvKernel, ValidateRejectsBadDimensionsAndParameters) {
@@ -127,11 +133,12 @@ TEST(TransposeConvKernel, ValidateRejectsOverflowingDimensions) {
   TransposeConvParams p = make_params(1, 1, 1, 1, 1, 1, 65536, 65536, 1, 1);
   const uint32_t in[] = {1, 1, sizeof(ChannelQuant)};
   const uint32_t out[] = {0};
-  EXPECT_EQ(kernel().validate(&p, in, 3, out, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel(), &p, in, 3, out, 1), Status::kBadParams);
   // Output fits int32 but its int32 accumulator (x4 bytes) does not.
   p = make_params(1, 1, 1, 1, 1, 1, 1 << 15, 1 << 15, 1, 1);
   const uint32_t out2[] = {1u << 30};
-  EXPECT_EQ(kernel().validate(&p, in, 3, out2, 1), Status::kBadParams);
+  EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel(), &p, in, 3, out2, 1),
+            Status::kBadParams);
   EXPECT_EQ(kernel().scratch_bytes(&p), UINT32_MAX);
 }
 

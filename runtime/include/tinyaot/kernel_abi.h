@@ -37,12 +37,23 @@ struct KernelArgs {
 
 using KernelRunFn = Status (*)(const KernelArgs& args);
 
-// Checks a parameter struct against the byte sizes of the operands it will
-// be given. The loader calls it for every operation before anything runs:
+// What a kernel's validate sees of an operand before anything runs: its
+// size, and its contents when the program holds it as a constant (nullptr
+// for an operand in the arena, whose contents only exist at run time).
+struct OperandView {
+  const void* constant;
+  uint32_t bytes;
+};
+
+// Checks a parameter struct against the operands it will be given: their
+// sizes, and the values of those that are constants (per-channel shifts,
+// say). The loader calls it once for every operation before anything runs:
 // a program that passes cannot make the kernel read or write outside its
-// operands. Must reject any parameter value the kernel cannot handle.
-using KernelValidateFn = Status (*)(const void* params, const uint32_t* input_bytes,
-                                    uint32_t num_inputs, const uint32_t* output_bytes,
+// operands, nor hand it a value it cannot handle, so kernels never re-check
+// per call. Must reject any parameter or constant value the kernel cannot
+// handle, and any operand the kernel needs constant that is not.
+using KernelValidateFn = Status (*)(const void* params, const OperandView* inputs,
+                                    uint32_t num_inputs, const OperandView* outputs,
                                     uint32_t num_outputs);
 
 // Bytes of scratch the variant needs for these parameters. The compiler

@@ -50,8 +50,11 @@ SigmoidParams prepare_sigmoid(float input_scale, int32_t input_zero_point) {
 
 RequantizeParams prepare_relu(float input_scale, int32_t input_zero_point, float output_scale,
                               int32_t output_zero_point, Rounding rounding) {
-  RequantizeParams params =
-      prepare_requantize(input_scale, input_zero_point, output_scale, output_zero_point, rounding);
+  // TFLite Micro's CalculateReluOpData divides the scales in float, then
+  // widens (QUANTIZE's requantization divides in double).
+  const QuantizedMultiplier q =
+      quantize_multiplier(static_cast<double>(input_scale / output_scale), rounding);
+  RequantizeParams params{input_zero_point, output_zero_point, q.multiplier, q.shift, -128, 127};
   // The output's real 0 (zero point + round(0 / scale)); no upper bound.
   params.act_min = std::max<int32_t>(-128, output_zero_point);
   params.act_max = 127;

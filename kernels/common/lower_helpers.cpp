@@ -47,14 +47,16 @@ std::vector<int8_t> constant_i8(const Tensor& tensor, const Operation& op) {
 
 std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& filter,
                                         float output_scale, const std::vector<int32_t>& bias,
-                                        int32_t channels, Rounding rounding) {
+                                        int32_t channels, Rounding rounding, ScaleProduct product) {
   std::vector<ChannelQuant> out(static_cast<size_t>(channels));
   const bool per_channel = filter.scales.size() > 1;
+  const bool float_product = !per_channel && product == ScaleProduct::kFloatWhenPerTensor;
   for (int32_t c = 0; c < channels; ++c) {
-    const double filter_scale =
-        per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();
-    const double effective =
-        static_cast<double>(input_scale) * filter_scale / static_cast<double>(output_scale);
+    const float filter_scale = per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();
+    const double scale_product =
+        float_product ? static_cast<double>(input_scale * filter_scale)
+                      : static_cast<double>(input_scale) * static_cast<double>(filter_scale);
+    const double effective = scale_product / static_cast<double>(output_scale);
     const QuantizedMultiplier q = quantize_multiplier(effective, rounding);
     // Kernels take shifts in [-31, 30] (the loader enforces it): a scale
     // ratio of 2^30 or more is no real model's, so refuse it here.

@@ -22,11 +22,19 @@ bool has_input(const Operation& op, size_t index);
 std::vector<int32_t> constant_i32(const Tensor& tensor, const Operation& op);
 std::vector<int8_t> constant_i8(const Tensor& tensor, const Operation& op);
 
+// How TFLite Micro forms input_scale * filter_scale. Per-channel code
+// (PopulateConvolutionQuantizationParams: conv, depthwise, transpose conv,
+// per-channel fully connected) multiplies in double; the per-tensor fully
+// connected path (GetQuantizedConvolutionMultipler) multiplies the two
+// floats in float and only then widens, which changes some multipliers.
+enum class ScaleProduct { kDouble, kFloatWhenPerTensor };
+
 // Per output channel bias + multiplier + shift for a weighted operator:
-// effective scale = input_scale * filter_scale[c] / output_scale, in double
-// as TFLite computes it. `bias` may be empty (no bias).
+// effective scale = input_scale * filter_scale[c] / output_scale, the
+// division in double as TFLite computes it. `bias` may be empty (no bias).
 std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& filter,
                                         float output_scale, const std::vector<int32_t>& bias,
-                                        int32_t channels, Rounding rounding);
+                                        int32_t channels, Rounding rounding,
+                                        ScaleProduct product = ScaleProduct::kDouble);
 
 }  // namespace tinyaot

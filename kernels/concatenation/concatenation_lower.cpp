@@ -2,7 +2,6 @@
 // when the quantizations differ, and TFLite rejects that case; so both
 // agree only when every input shares the output's scale and zero point,
 // which is what we require rather than pick one of the two behaviours.
-#include <sstream>
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/concatenation/concatenation.h"
@@ -49,14 +48,6 @@ LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Tar
     const int32_t along = input.shape[static_cast<size_t>(axis)];
     require(along >= 1 && along <= output.shape[static_cast<size_t>(axis)], op,
             which + " has " + std::to_string(along) + " entries along the axis");
-    if (input.quant.scale() != output.quant.scale() ||
-        input.quant.zero_point() != output.quant.zero_point()) {
-      std::ostringstream what;
-      what << which << " is quantized (" << input.quant.scale() << ", " << input.quant.zero_point()
-           << "), the output (" << output.quant.scale() << ", " << output.quant.zero_point()
-           << "): inputs with another quantization than the output are not supported";
-      require(false, op, what.str());
-    }
     axis_total += along;
     params.row_bytes[i] = static_cast<int32_t>(along * inner);
   }

@@ -199,13 +199,9 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
 }
 
 LoweredOp lower_min_max(const Graph& graph, const Operation& op, bool maximum) {
+  // TFLite Micro compares and copies the raw int8 values whatever the
+  // quantization (converters give all three the same one).
   const BinaryOperands operands = binary_operands(graph, op);
-  const auto same_quantization = [](const Tensor& a, const Tensor& b) {
-    return a.quant.scale() == b.quant.scale() && a.quant.zero_point() == b.quant.zero_point();
-  };
-  require(same_quantization(operands.input1, operands.output) &&
-              same_quantization(operands.input2, operands.output),
-          op, "inputs and output must share one scale and zero point");
   MinMaxParams params{};
   params.shape = operands.shape;
   LoweredOp lowered =

@@ -54,6 +54,10 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   require(
       filter.quant.scales.size() == 1 || static_cast<int32_t>(filter.quant.scales.size()) == units,
       op, "weights need one scale or one per unit");
+  // TFLite Micro's per-tensor path would subtract a weight zero point; its
+  // converter never writes one, and no variant here takes it.
+  for (int64_t zero_point : filter.quant.zero_points)
+    require(zero_point == 0, op, "weights must be symmetric (zero point 0)");
 
   const int64_t batches = input.num_elements() / depth;
   require(output.num_elements() == batches * units, op,
@@ -71,8 +75,9 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   params.act_max = op.act_max;
 
   const KernelId kernel = choose_variant(kVariants, params, target);
-  std::vector<ChannelQuant> quant = channel_quant(
-      input.quant.scale(), filter.quant, output.quant.scale(), bias, units, target.rounding);
+  std::vector<ChannelQuant> quant =
+      channel_quant(input.quant.scale(), filter.quant, output.quant.scale(), bias, units,
+                    target.rounding, ScaleProduct::kFloatWhenPerTensor);
   if (fully_connected_variant_folds_input_offset(find_kernel(static_cast<uint32_t>(kernel)))) {
     const std::vector<int8_t> weights = constant_i8(filter, op);
     fold_input_offset(quant.data(), units, weights.data(), depth, params.input_offset);

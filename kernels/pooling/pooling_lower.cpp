@@ -1,5 +1,7 @@
 // Lowering of AVERAGE_POOL_2D and MAX_POOL_2D: TFLite's SAME / VALID window
 // arithmetic, with the output size checked against the model's.
+#include <cmath>
+
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
 #include "kernels/pooling/pooling.h"
@@ -14,11 +16,11 @@ Pool2dParams pool_params(const Graph& graph, const Operation& op) {
           "only int8 input and output are supported");
   require(input.shape.size() == 4 && output.shape.size() == 4, op,
           "input and output must be 4-D (NHWC)");
-  // TFLite Micro pools the quantized values as they are: it requires the
-  // converter's equal input and output quantization.
-  require(input.quant.scale() == output.quant.scale() &&
+  // TFLite Micro pools the quantized values as they are: its Prepare
+  // requires equal zero points and scales within 1e-6 of each other.
+  require(std::fabs(input.quant.scale() - output.quant.scale()) <= 1e-6f &&
               input.quant.zero_point() == output.quant.zero_point(),
-          op, "input and output quantization must be equal");
+          op, "input and output quantization must be equal (scales within 1e-6)");
   // A PAD folded into the window would count padding cells in averages
   // and maxima, which TFLite's pooling never does.
   require(!op.attrs.explicit_padding, op, "explicit padding is not supported for pooling");

@@ -9,7 +9,6 @@ namespace tinyaot {
 struct SliceAxisSpec {
   int32_t begin = 0, end = 0, stride = 1;
   bool begin_masked = false, end_masked = false, shrink = false;
-  bool end_is_offset = false;  // the `offset` option: end counts from begin
 };
 
 struct SliceAxis {

@@ -32,7 +32,6 @@ SliceAxis resolve_slice_axis(const SliceAxisSpec& spec, int32_t axis_size) {
     stop = start >= size ? start : start + 1;
   } else {
     stop = spec.end;
-    if (spec.end_is_offset) stop += start;
     if (stop < 0) stop += size;
     stop = forward ? clamp_i64(stop, 0, size) : clamp_i64(stop, -1, size - 1);
     if (spec.end_masked) stop = forward ? size : -1;
@@ -54,6 +53,9 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
           "ellipsis_mask is not supported (it is " + std::to_string(a.ellipsis_mask) + ")");
   require(a.new_axis_mask == 0, op,
           "new_axis_mask is not supported (it is " + std::to_string(a.new_axis_mask) + ")");
+  // TFLite counts `end` from `begin` when `offset` is set; TFLite Micro
+  // ignores the option. Refused rather than matching one of the two.
+  require(!a.offset, op, "the offset option is not supported (TFLite and TFLite Micro disagree)");
   const size_t rank = input.shape.size();
   require(rank >= 1 && rank <= kMaxRank, op,
           "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
@@ -79,7 +81,6 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
     spec.begin_masked = (static_cast<uint32_t>(a.begin_mask) & bit) != 0;
     spec.end_masked = (static_cast<uint32_t>(a.end_mask) & bit) != 0;
     spec.shrink = (static_cast<uint32_t>(a.shrink_axis_mask) & bit) != 0;
-    spec.end_is_offset = a.offset;
     require(spec.stride != 0, op, "stride of axis " + std::to_string(d) + " is 0");
     const SliceAxis axis = resolve_slice_axis(spec, input.shape[d]);
     require(axis.count > 0, op, "the slice along axis " + std::to_string(d) + " is empty");

@@ -17,7 +17,7 @@ using test::add_tensor;
 using test::make_op;
 
 SliceAxis axis(int32_t begin, int32_t end, int32_t stride, int32_t size, bool begin_masked = false,
-               bool end_masked = false, bool shrink = false, bool offset = false) {
+               bool end_masked = false, bool shrink = false) {
   SliceAxisSpec spec;
   spec.begin = begin;
   spec.end = end;
@@ -25,7 +25,6 @@ SliceAxis axis(int32_t begin, int32_t end, int32_t stride, int32_t size, bool be
   spec.begin_masked = begin_masked;
   spec.end_masked = end_masked;
   spec.shrink = shrink;
-  spec.end_is_offset = offset;
   return resolve_slice_axis(spec, size);
 }
 
@@ -49,8 +48,6 @@ TEST(StridedSliceAxis, TfliteIndexRules) {
   expect_axis(axis(-2, 0, 1, 5, false, false, true), 3, 1);
   // Shrink with begin clamped to the end visits nothing.
   expect_axis(axis(7, 8, 1, 5, false, false, true), 5, 0);
-  // Offset: end counts from begin, 1 + 2 = 3: elements 1 and 2.
-  expect_axis(axis(1, 2, 1, 5, false, false, false, true), 1, 2);
   // Begin past end: empty.
   expect_axis(axis(3, 1, 1, 5), 3, 0);
 }

@@ -1,0 +1,126 @@
+// Test firmware: every kernel variant this core's ISA class can use, swept
+// over random cases against its family's reference kernel, on the core
+// itself (tests/variant_sweep/variant_sweep.h). Built per core by
+// targets/CMakeLists.txt, run under QEMU by run-variant-sweep.sh.
+//
+//   -append "[--seed N] [--cases N] [--variant NAME [--case I]]"
+//
+// Prints the seed, one line per variant (cases run and passed) and each
+// failing case with its shape and parameters; exits 0 when every case
+// passed, 1 otherwise, kExitUsage for a bad command line.
+#include <stdint.h>
+#include <string.h>
+
+#include "board.h"
+#include "semihosting.h"
+#include "tests/variant_sweep/variant_sweep.h"
+#include "tinyaot/runtime.h"
+
+using namespace tinyaot;
+
+namespace {
+
+char g_command_line[256];
+sweep::Workspace g_workspace;  // static: no heap, no large stack frame
+
+void print_line(const char* line) { board::print(line); }
+
+struct Options {
+  uint64_t seed = sweep::kDefaultSeed;
+  uint32_t cases = sweep::kDefaultCases;
+  const char* variant = nullptr;  // only this one
+  int64_t single_case = -1;       // only this case
+};
+
+bool parse_number(const char* text, uint64_t* value) {
+  if (text == nullptr || *text == '\0') return false;
+  uint64_t v = 0;
+  for (; *text != '\0'; ++text) {
+    if (*text < '0' || *text > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(*text - '0');
+  }
+  *value = v;
+  return true;
+}
+
+// Splits in place at spaces; returns the next token or nullptr.
+char* next_token(char** cursor) {
+  char* p = *cursor;
+  while (*p == ' ') ++p;
+  if (*p == '\0') return nullptr;
+  char* token = p;
+  while (*p != '\0' && *p != ' ') ++p;
+  if (*p == ' ') *p++ = '\0';
+  *cursor = p;
+  return token;
+}
+
+bool parse_options(Options* options) {
+  if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) return false;
+  char* cursor = g_command_line;
+  next_token(&cursor);  // the kernel's path
+  for (char* token = next_token(&cursor); token != nullptr; token = next_token(&cursor)) {
+    char* value = next_token(&cursor);
+    uint64_t number = 0;
+    if (strcmp(token, "--variant") == 0 && value != nullptr) {
+      options->variant = value;
+    } else if (!parse_number(value, &number)) {
+      return false;
+    } else if (strcmp(token, "--seed") == 0) {
+      options->seed = number;
+    } else if (strcmp(token, "--cases") == 0) {
+      options->cases = static_cast<uint32_t>(number);
+    } else if (strcmp(token, "--case") == 0) {
+      options->single_case = static_cast<int64_t>(number);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main() {
+  Options options;
+  if (!parse_options(&options)) {
+    board::print("variant-sweep: usage: [--seed N] [--cases N] [--variant NAME [--case I]]");
+    return board::kExitUsage;
+  }
+  const IsaClass isa = runtime_isa();
+  sweep::Text header;
+  header.text("variant-sweep: isa ").text(isa_name(isa)).field("seed", int64_t(options.seed));
+  header.field("cases", options.cases);
+  board::print(header.c_str());
+
+  const uint32_t first = options.single_case >= 0 ? uint32_t(options.single_case) : 0;
+  const uint32_t count = options.single_case >= 0 ? 1 : options.cases;
+  uint32_t variants = 0, failed_variants = 0;
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor& kernel = *find_kernel(id);
+    if (sweep::lacks_sweep(kernel)) {
+      sweep::Text line;
+      line.text("FAIL ").text(kernel.name).text(": a variant of '").text(kernel.op);
+      line.text("' with no family sweep (add its family to variant_sweep.h)");
+      board::print(line.c_str());
+      ++failed_variants;
+      continue;
+    }
+    if (!sweep::is_swept(kernel, isa)) continue;
+    if (options.variant != nullptr && strcmp(options.variant, kernel.name) != 0) continue;
+    const sweep::VariantTally tally =
+        sweep::sweep_variant(kernel, options.seed, first, count, g_workspace, print_line);
+    sweep::Text line;
+    line.text("variant ").text(kernel.name).text(" (").text(isa_name(kernel.isa)).text("):");
+    line.field("cases", tally.cases).field("passed", tally.passed);
+    line.field("runs", tally.runs).text(tally.failed == 0 ? " ok" : " FAILED");
+    board::print(line.c_str());
+    ++variants;
+    if (tally.failed != 0) ++failed_variants;
+  }
+  sweep::Text summary;
+  summary.text("variant-sweep:").field("variants", variants).field("failed", failed_variants);
+  board::print(summary.c_str());
+  if (variants == 0) board::print("variant-sweep: no variant matched");
+  return failed_variants == 0 && variants != 0 ? 0 : 1;
+}

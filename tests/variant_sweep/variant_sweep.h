@@ -1,0 +1,624 @@
+// Random-shape sweeps of every kernel variant against its family's
+// reference kernel (freestanding, header-only, no heap), shared by the host
+// variant tests and the test firmware that runs them on each emulated core
+// (tests/variant_sweep/sweep_firmware.cpp), where the DSP and MVE paths are
+// compiled in.
+//
+// Everything goes through the kernel ABI (descriptor validate,
+// scratch_bytes and run; KernelArgs), never through kernel internals. Per
+// case: a random shape the variant's own validate accepts (tails and odd
+// channel counts, strides, padding past the window, dilation, depth
+// multipliers), random data (now and then at the extremes that make the
+// int32 accumulators wrap), per-channel quantization with multipliers
+// from the smallest to the largest significand and shifts over their whole
+// legal range, both rounding modes. Each run has its scratch, and its
+// output, between guard bytes checked after the call, its output prefilled
+// with a pattern the reference's is not, and its inputs checked unchanged.
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/common/kernel_sums.h"
+#include "kernels/common/quant.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/fully_connected/fully_connected.h"
+#include "tests/variant_sweep/sweep_support.h"
+#include "tinyaot/kernel_abi.h"
+#include "tinyaot/status.h"
+
+namespace tinyaot::sweep {
+
+// What a sweep runs unless told otherwise (firmware and host tests alike).
+constexpr uint64_t kDefaultSeed = 1;
+constexpr uint32_t kDefaultCases = 1000;  // per variant, each in both rounding modes
+
+// Capacities of the static buffers; the shapes drawn stay below them.
+constexpr uint32_t kMaxInputBytes = 4096;
+constexpr uint32_t kMaxFilterBytes = 4096;
+constexpr uint32_t kMaxOutputBytes = 2048;
+constexpr uint32_t kMaxChannels = 64;
+constexpr uint32_t kMaxScratchBytes = 4096;
+constexpr uint32_t kGuardBytes = 32;
+constexpr uint8_t kGuardPattern = 0xCD;
+constexpr uint8_t kScratchFill = 0x6B;    // scratch is never zeroed for a kernel
+constexpr uint8_t kExpectedFill = 0x5A;   // the reference's output before its run
+constexpr uint8_t kActualFill = 0xA5;     // the variant's output before its run
+constexpr uint32_t kDrawAttempts = 400;   // shapes tried for the variant's case
+constexpr uint32_t kFailuresPrinted = 3;  // per variant; the rest are counted
+
+// Marks `bytes` at `begin` as out of bounds for the kernel under test
+// (fence true) or back in bounds (false). The host tests poison them for
+// AddressSanitizer, so that a read past an operand is caught too; on a
+// core the guard patterns only catch writes.
+using FenceFn = void (*)(void* begin, uint32_t bytes, bool fence);
+
+// Every buffer a case uses, allocated once by the caller in static storage
+// (zero-initialized, so no fence unless one is set). Outputs and scratch
+// have kGuardBytes of guard on both sides.
+struct Workspace {
+  FenceFn fence;
+  alignas(16) int8_t input[kMaxInputBytes];
+  alignas(16) int8_t filter[kMaxFilterBytes];
+  alignas(16) ChannelQuant quant[kMaxChannels];          // as the reference takes it
+  alignas(16) ChannelQuant variant_quant[kMaxChannels];  // as the variant takes it
+  alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kGuardBytes];
+  alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kGuardBytes];
+  alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kGuardBytes];
+};
+
+// The operator families with variants, each checked against its reference.
+enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kNone };
+
+inline const KernelDescriptor* family_reference(Family family) {
+  switch (family) {
+    case Family::kConv2d:
+      return &kernel_conv2d_s8_ref;
+    case Family::kDepthwiseConv2d:
+      return &kernel_depthwise_conv2d_s8_ref;
+    case Family::kFullyConnected:
+      return &kernel_fully_connected_s8_ref;
+    case Family::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+// The family is the operator the descriptor names.
+inline Family family_of(const KernelDescriptor& kernel) {
+  const Family families[] = {Family::kConv2d, Family::kDepthwiseConv2d, Family::kFullyConnected};
+  for (Family f : families)
+    if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
+  return Family::kNone;
+}
+
+// One drawn case: params and operand sizes.
+struct Case {
+  Family family = Family::kNone;
+  union {
+    Conv2dParams conv;
+    DepthwiseConv2dParams depthwise;
+    FullyConnectedParams fc;
+  } p;
+  uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
+  int32_t row_length = 0;  // weights per output channel, for a folded bias
+  int32_t input_offset = 0;
+};
+
+// Whether `kernel` takes its bias with input_offset * sum(row) folded in
+// (the same predicates the lowerings ask).
+inline bool folds_input_offset(const KernelDescriptor& kernel, Family family) {
+  if (family == Family::kConv2d) return conv2d_variant_folds_input_offset(&kernel);
+  if (family == Family::kFullyConnected) return fully_connected_variant_folds_input_offset(&kernel);
+  return false;
+}
+
+// ---- drawing ----
+
+inline int32_t draw_input_offset(Random& r) {
+  return r.one_in(6) ? r.pick({-127, 0, 128}) : r.uniform(-127, 128);
+}
+
+inline int32_t draw_output_offset(Random& r) {
+  return r.one_in(6) ? r.pick({-128, 0, 127}) : r.uniform(-128, 127);
+}
+
+inline void draw_activation(Random& r, int32_t* lo, int32_t* hi) {
+  if (r.one_in(2)) {
+    *lo = -128;
+    *hi = 127;
+    return;
+  }
+  *lo = r.uniform(-128, 20);
+  *hi = r.uniform(*lo, 127);
+}
+
+// One spatial axis: input, filter (given), stride, dilation, padding before
+// and after (up to a whole window, so some pixels may see no tap); the
+// output size follows. False when the window does not fit the input.
+inline bool draw_axis(Random& r, int32_t max_input, int32_t filter, int32_t max_stride,
+                      int32_t max_dilation, bool padded, int32_t* input, int32_t* stride,
+                      int32_t* dilation, int32_t* pad, int32_t* output) {
+  *input = r.uniform(1, max_input);
+  *stride = r.uniform(1, max_stride);
+  *dilation = filter > 1 ? r.uniform(1, max_dilation) : 1;
+  const int32_t extent = (filter - 1) * *dilation + 1;
+  const int32_t max_pad = r.one_in(8) ? extent : extent - 1;
+  *pad = padded ? r.uniform(0, max_pad) : 0;
+  const int32_t after = padded ? r.uniform(0, max_pad) : 0;
+  const int32_t span = *input + *pad + after - extent;
+  if (span < 0) return false;
+  *output = span / *stride + 1;
+  return true;
+}
+
+// Depths around the 4-wide DSP and 16-wide MVE blocks: below, at, across.
+constexpr int32_t kDepths[] = {1, 2, 3, 4, 5, 7, 8, 12, 13, 15, 16, 17, 20, 31, 32, 33};
+
+inline bool draw_conv2d(Random& r, Case* c) {
+  Conv2dParams& p = c->p.conv;
+  p = Conv2dParams{};
+  const bool pointwise = r.one_in(3);
+  p.batches = r.one_in(4) ? 2 : 1;
+  p.filter_h = pointwise ? 1 : r.uniform(1, 3);
+  p.filter_w = pointwise ? 1 : r.uniform(1, 3);
+  const int32_t max_stride = pointwise ? 1 : 3;
+  if (!draw_axis(r, 7, p.filter_h, max_stride, 2, !pointwise, &p.input_h, &p.stride_h,
+                 &p.dilation_h, &p.pad_top, &p.output_h) ||
+      !draw_axis(r, 7, p.filter_w, max_stride, 2, !pointwise, &p.input_w, &p.stride_w,
+                 &p.dilation_w, &p.pad_left, &p.output_w))
+    return false;
+  p.input_depth = p.filter_depth = r.pick(kDepths);
+  p.output_depth = r.uniform(1, 9);
+  p.input_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  draw_activation(r, &p.act_min, &p.act_max);
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
+  c->row_length = p.filter_h * p.filter_w * p.filter_depth;
+  c->filter_bytes = uint32_t(p.output_depth * c->row_length);
+  c->channels = uint32_t(p.output_depth);
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * p.output_depth);
+  c->input_offset = p.input_offset;
+  return true;
+}
+
+inline bool draw_depthwise(Random& r, Case* c) {
+  DepthwiseConv2dParams& p = c->p.depthwise;
+  p = DepthwiseConv2dParams{};
+  const bool mobilenet = r.one_in(2);  // 3x3, multiplier 1, no dilation
+  p.batches = r.one_in(4) ? 2 : 1;
+  p.filter_h = mobilenet ? 3 : r.uniform(1, 4);
+  p.filter_w = mobilenet ? 3 : r.uniform(1, 4);
+  p.depth_multiplier = mobilenet ? 1 : r.uniform(1, 3);
+  const int32_t max_dilation = mobilenet ? 1 : 2;
+  if (!draw_axis(r, 8, p.filter_h, 3, max_dilation, true, &p.input_h, &p.stride_h, &p.dilation_h,
+                 &p.pad_top, &p.output_h) ||
+      !draw_axis(r, 8, p.filter_w, 3, max_dilation, true, &p.input_w, &p.stride_w, &p.dilation_w,
+                 &p.pad_left, &p.output_w))
+    return false;
+  p.input_depth = r.pick(kDepths);
+  p.input_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  draw_activation(r, &p.act_min, &p.act_max);
+  const int32_t depth = p.input_depth * p.depth_multiplier;
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
+  c->row_length = 0;  // depthwise weights are [ky][kx][channel]: nothing folds
+  c->filter_bytes = uint32_t(p.filter_h * p.filter_w * depth);
+  c->channels = uint32_t(depth);
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * depth);
+  c->input_offset = p.input_offset;
+  return true;
+}
+
+inline bool draw_fully_connected(Random& r, Case* c) {
+  FullyConnectedParams& p = c->p.fc;
+  p = FullyConnectedParams{};
+  p.batches = r.uniform(1, 3);
+  p.input_depth =
+      r.one_in(2) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65}) : r.uniform(1, 80);
+  p.output_depth = r.uniform(1, 20);
+  p.input_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  draw_activation(r, &p.act_min, &p.act_max);
+  c->input_bytes = uint32_t(p.batches * p.input_depth);
+  c->row_length = p.input_depth;
+  c->filter_bytes = uint32_t(p.output_depth * p.input_depth);
+  c->channels = uint32_t(p.output_depth);
+  c->output_bytes = uint32_t(p.batches * p.output_depth);
+  c->input_offset = p.input_offset;
+  return true;
+}
+
+inline bool draw_shape(Family family, Random& r, Case* c) {
+  c->family = family;
+  switch (family) {
+    case Family::kConv2d:
+      return draw_conv2d(r, c);
+    case Family::kDepthwiseConv2d:
+      return draw_depthwise(r, c);
+    case Family::kFullyConnected:
+      return draw_fully_connected(r, c);
+    case Family::kNone:
+      break;
+  }
+  return false;
+}
+
+inline bool fits_workspace(const Case& c) {
+  return c.input_bytes <= kMaxInputBytes && c.filter_bytes <= kMaxFilterBytes &&
+         c.channels <= kMaxChannels && c.output_bytes <= kMaxOutputBytes;
+}
+
+// Random int8 values; now and then only the extremes (the largest products).
+inline void draw_bytes(Random& r, int8_t* data, uint32_t count) {
+  const bool extremes = r.one_in(10);
+  for (uint32_t i = 0; i < count; ++i)
+    data[i] = static_cast<int8_t>(extremes ? r.pick({-128, 127}) : r.uniform(-128, 127));
+}
+
+// A channel's constants: the significand anywhere in [2^30, 2^31) (or 0, as
+// the compiler writes for a vanishing scale), the shift mostly where real
+// models put it, else anywhere in its legal range [-31, 30], so the scale
+// runs from about 2^-32 to far above 1.
+inline ChannelQuant draw_channel_quant(Random& r) {
+  ChannelQuant q;
+  q.bias = r.one_in(8) ? 0 : r.uniform(-40000, 40000);
+  const int32_t kind = r.uniform(0, 15);
+  q.multiplier = kind == 0   ? INT32_C(1) << 30
+                 : kind == 1 ? INT32_MAX
+                 : kind == 2 ? 0
+                             : r.uniform(INT32_C(1) << 30, INT32_MAX);
+  const int32_t regime = r.uniform(0, 7);
+  q.shift = regime == 0 ? r.pick({-31, 30}) : regime <= 2 ? r.uniform(-31, 30) : r.uniform(-13, 1);
+  return q;
+}
+
+inline void set_input_offset(Case* c, int32_t offset) {
+  c->input_offset = offset;
+  if (c->family == Family::kConv2d) c->p.conv.input_offset = offset;
+  if (c->family == Family::kDepthwiseConv2d) c->p.depthwise.input_offset = offset;
+  if (c->family == Family::kFullyConnected) c->p.fc.input_offset = offset;
+}
+
+// Inputs, weights and input offset at their extremes, biases at an int32
+// limit: accumulators overflow. The reference wraps as the hardware's
+// int32 does, and so must every variant, folded offsets included.
+inline void push_accumulators_to_wrap(Random& r, Case* c, Workspace& ws) {
+  const bool up = r.one_in(2);
+  memset(ws.input, up ? 127 : -128, c->input_bytes);
+  memset(ws.filter, 127, c->filter_bytes);
+  set_input_offset(c, up ? 128 : -127);
+  for (uint32_t o = 0; o < c->channels; ++o)
+    ws.quant[o].bias = up ? INT32_MAX - r.uniform(0, 1000) : INT32_MIN + r.uniform(0, 1000);
+}
+
+// ---- running ----
+
+// The kernel's validate, as the loader calls it: the weights and the
+// per-channel constants are program constants (their contents visible),
+// the input and the output live in the arena.
+inline Status validate_operation(const KernelDescriptor& kernel, const void* params,
+                                 const Operand* inputs, const Operand* outputs) {
+  const OperandView in[3] = {{nullptr, inputs[0].bytes},
+                             {inputs[1].data, inputs[1].bytes},
+                             {inputs[2].data, inputs[2].bytes}};
+  const OperandView out[1] = {{nullptr, outputs[0].bytes}};
+  return kernel.validate(params, in, 3, out, 1);
+}
+
+inline uint32_t scratch_need(const KernelDescriptor& kernel, const Case& c) {
+  return kernel.scratch_bytes != nullptr ? kernel.scratch_bytes(&c.p) : 0;
+}
+
+// Operands of `kernel` for case `c`, its output at `output` (after the
+// guard), its constants `quant`.
+struct Operands {
+  Operand inputs[3];
+  Operand outputs[1];
+};
+
+inline Operands operands_for(Workspace& ws, const Case& c, ChannelQuant* quant, uint8_t* output) {
+  Operands o;
+  o.inputs[0] = {ws.input, c.input_bytes};
+  o.inputs[1] = {ws.filter, c.filter_bytes};
+  o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
+  o.outputs[0] = {output + kGuardBytes, c.output_bytes};
+  return o;
+}
+
+inline bool all_bytes(const uint8_t* data, uint32_t count, uint8_t value) {
+  for (uint32_t i = 0; i < count; ++i)
+    if (data[i] != value) return false;
+  return true;
+}
+
+inline uint32_t checksum(const void* data, uint32_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  uint32_t hash = 2166136261u;
+  for (uint32_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 16777619u;
+  return hash;
+}
+
+// Fences everything around the operands of a run: the unused tails of
+// the input buffers, the guards of output and scratch.
+inline void fence_unused(Workspace& ws, const Case& c, ChannelQuant* quant, uint8_t* output,
+                         uint32_t scratch_bytes, bool fence) {
+  if (ws.fence == nullptr) return;
+  ws.fence(ws.input + c.input_bytes, kMaxInputBytes - c.input_bytes, fence);
+  ws.fence(ws.filter + c.filter_bytes, kMaxFilterBytes - c.filter_bytes, fence);
+  ws.fence(quant + c.channels, uint32_t((kMaxChannels - c.channels) * sizeof(ChannelQuant)), fence);
+  ws.fence(output, kGuardBytes, fence);
+  ws.fence(output + kGuardBytes + c.output_bytes, kGuardBytes, fence);
+  ws.fence(ws.scratch, kGuardBytes, fence);
+  ws.fence(ws.scratch + kGuardBytes + scratch_bytes, kGuardBytes, fence);
+}
+
+// Why a run failed, or nullptr; `detail` gets the specifics.
+struct RunCheck {
+  const char* problem = nullptr;
+  Text detail;
+};
+
+// Runs `kernel` once with guarded output and scratch and checks
+// everything but the output values.
+inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Case& c,
+                        ChannelQuant* quant, uint8_t* output, uint8_t fill, Rounding rounding,
+                        RunCheck* check) {
+  const uint32_t need = scratch_need(kernel, c);
+  if (need > kMaxScratchBytes) {
+    check->problem = "scratch need beyond the sweep's buffer";
+    check->detail.field("need", need);
+    return;
+  }
+  memset(output, kGuardPattern, kGuardBytes + c.output_bytes + kGuardBytes);
+  memset(output + kGuardBytes, fill, c.output_bytes);
+  memset(ws.scratch, kGuardPattern, kGuardBytes + need + kGuardBytes);
+  memset(ws.scratch + kGuardBytes, kScratchFill, need);
+  const Operands o = operands_for(ws, c, quant, output);
+  const uint32_t inputs_before = checksum(ws.input, c.input_bytes) ^
+                                 checksum(ws.filter, c.filter_bytes) ^
+                                 checksum(quant, c.channels * sizeof(ChannelQuant));
+  KernelArgs args;
+  args.params = &c.p;
+  args.inputs = o.inputs;
+  args.num_inputs = 3;
+  args.outputs = o.outputs;
+  args.num_outputs = 1;
+  args.scratch = {need != 0 ? ws.scratch + kGuardBytes : nullptr, need};
+  args.rounding = rounding;
+  fence_unused(ws, c, quant, output, need, true);
+  const Status status = kernel.run(args);
+  fence_unused(ws, c, quant, output, need, false);
+  if (status != Status::kOk) {
+    check->problem = "run failed";
+    check->detail.text(" status ").text(status_name(status));
+  } else if (!all_bytes(output, kGuardBytes, kGuardPattern) ||
+             !all_bytes(output + kGuardBytes + c.output_bytes, kGuardBytes, kGuardPattern)) {
+    check->problem = "wrote outside its output";
+  } else if (!all_bytes(ws.scratch, kGuardBytes, kGuardPattern) ||
+             !all_bytes(ws.scratch + kGuardBytes + need, kGuardBytes, kGuardPattern)) {
+    check->problem = "wrote outside its scratch";
+    check->detail.field("scratch", need);
+  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(ws.filter, c.filter_bytes) ^
+              checksum(quant, c.channels * sizeof(ChannelQuant))) != inputs_before) {
+    check->problem = "changed an input";
+  }
+}
+
+// ---- describing a case ----
+
+inline void describe_shape(const Case& c, Text* t) {
+  switch (c.family) {
+    case Family::kConv2d: {
+      const Conv2dParams& p = c.p.conv;
+      t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
+      t->field("input_depth", p.input_depth).field("filter_h", p.filter_h);
+      t->field("filter_w", p.filter_w).field("output_h", p.output_h);
+      t->field("output_w", p.output_w).field("output_depth", p.output_depth);
+      t->field("stride_h", p.stride_h).field("stride_w", p.stride_w);
+      t->field("dilation_h", p.dilation_h).field("dilation_w", p.dilation_w);
+      t->field("pad_top", p.pad_top).field("pad_left", p.pad_left);
+      t->field("input_offset", p.input_offset).field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kDepthwiseConv2d: {
+      const DepthwiseConv2dParams& p = c.p.depthwise;
+      t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
+      t->field("input_depth", p.input_depth).field("depth_multiplier", p.depth_multiplier);
+      t->field("filter_h", p.filter_h).field("filter_w", p.filter_w);
+      t->field("output_h", p.output_h).field("output_w", p.output_w);
+      t->field("stride_h", p.stride_h).field("stride_w", p.stride_w);
+      t->field("dilation_h", p.dilation_h).field("dilation_w", p.dilation_w);
+      t->field("pad_top", p.pad_top).field("pad_left", p.pad_left);
+      t->field("input_offset", p.input_offset).field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kFullyConnected: {
+      const FullyConnectedParams& p = c.p.fc;
+      t->field("batches", p.batches).field("input_depth", p.input_depth);
+      t->field("output_depth", p.output_depth);
+      t->field("input_offset", p.input_offset).field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kNone:
+      break;
+  }
+}
+
+// ---- one case ----
+
+struct CaseOutcome {
+  bool passed = true;
+  uint32_t runs = 0;
+  const char* problem = nullptr;
+  Text detail;  // rounding, first differing byte, its channel's constants
+};
+
+// The constants as `variant` takes them, from the reference's in
+// ws.quant: the input offset's share folded in where the variant wants it.
+inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Workspace& ws) {
+  memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));
+  if (folds_input_offset(variant, c.family))
+    fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,
+                      c.input_offset);
+}
+
+// Draws case `index` of `variant`'s sweep under `seed` into `c` and the
+// workspace: shapes are redrawn until the variant's validate takes one
+// (its case); the reference must take every shape drawn, or the generator
+// is wrong. Returns nullptr, or what went wrong.
+inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
+                             Workspace& ws, Case* c, Text* detail) {
+  const Family family = family_of(variant);
+  const KernelDescriptor* reference = family_reference(family);
+  if (reference == nullptr) return "no family sweep for this variant";
+  Random r(case_seed(seed, variant.name, index));
+  for (uint32_t attempt = 0; attempt < kDrawAttempts; ++attempt) {
+    if (!draw_shape(family, r, c) || !fits_workspace(*c)) continue;
+    draw_bytes(r, ws.input, c->input_bytes);
+    draw_bytes(r, ws.filter, c->filter_bytes);
+    for (uint32_t o = 0; o < c->channels; ++o) ws.quant[o] = draw_channel_quant(r);
+    if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
+    const Operands ref = operands_for(ws, *c, ws.quant, ws.expected);
+    const Status ref_status = validate_operation(*reference, &c->p, ref.inputs, ref.outputs);
+    if (ref_status != Status::kOk) {
+      detail->text(" status ").text(status_name(ref_status));
+      return "the reference refuses a drawn case";
+    }
+    set_variant_quant(variant, *c, ws);
+    const Operands o = operands_for(ws, *c, ws.variant_quant, ws.actual);
+    if (validate_operation(variant, &c->p, o.inputs, o.outputs) == Status::kOk) return nullptr;
+  }
+  return "no drawn shape passes the variant's validate";
+}
+
+// Runs the reference and `variant` on the case in the workspace in both
+// rounding modes and compares; the first problem goes to `out`.
+inline void compare_with_reference(const KernelDescriptor& variant, const Case& c, Workspace& ws,
+                                   CaseOutcome* out) {
+  const KernelDescriptor& reference = *family_reference(c.family);
+  const Rounding roundings[] = {Rounding::kDouble, Rounding::kSingle};
+  for (Rounding rounding : roundings) {
+    ++out->runs;
+    out->detail.clear();
+    out->detail.text(" rounding ").text(rounding_name(rounding));
+    RunCheck ref_check;
+    run_guarded(reference, ws, c, ws.quant, ws.expected, kExpectedFill, rounding, &ref_check);
+    if (ref_check.problem != nullptr) {
+      out->passed = false;
+      out->problem = "reference kernel failed";
+      out->detail.text(": ").text(ref_check.problem).text(ref_check.detail.c_str());
+      return;
+    }
+    RunCheck check;
+    run_guarded(variant, ws, c, ws.variant_quant, ws.actual, kActualFill, rounding, &check);
+    if (check.problem != nullptr) {
+      out->passed = false;
+      out->problem = check.problem;
+      out->detail.text(check.detail.c_str());
+      return;
+    }
+    const int8_t* expected = reinterpret_cast<const int8_t*>(ws.expected + kGuardBytes);
+    const int8_t* actual = reinterpret_cast<const int8_t*>(ws.actual + kGuardBytes);
+    uint32_t differing = 0, first = 0;
+    for (uint32_t i = 0; i < c.output_bytes; ++i) {
+      if (expected[i] == actual[i]) continue;
+      if (differing++ == 0) first = i;
+    }
+    if (differing != 0) {
+      const uint32_t channel = first % c.channels;
+      const ChannelQuant& q = ws.quant[channel];
+      out->passed = false;
+      out->problem = "output differs from the reference";
+      out->detail.field("bytes_differing", differing).field("first_at", first);
+      out->detail.field("channel", channel).field("expected", expected[first]);
+      out->detail.field("got", actual[first]).field("bias", q.bias);
+      out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
+      return;
+    }
+  }
+}
+
+// Case `index` of `variant`'s sweep under `seed`, drawn and compared;
+// `shape` receives the case's description.
+inline CaseOutcome check_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
+                              Workspace& ws, Text* shape) {
+  CaseOutcome out;
+  Case c;
+  shape->clear();
+  out.problem = draw_case(variant, seed, index, ws, &c, &out.detail);
+  if (c.family != Family::kNone) describe_shape(c, shape);
+  if (out.problem != nullptr) {
+    out.passed = false;
+    return out;
+  }
+  compare_with_reference(variant, c, ws, &out);
+  return out;
+}
+
+// ---- one variant ----
+
+struct VariantTally {
+  uint32_t cases = 0, runs = 0, passed = 0, failed = 0;
+};
+
+inline void print_failure(PrintFn print, const KernelDescriptor& variant, uint64_t seed,
+                          uint32_t index, CaseOutcome& outcome, Text& shape) {
+  Text line;
+  line.text("FAIL ").text(variant.name).field("case", int64_t(index));
+  line.text(" (replay: --seed ").num(int64_t(seed)).text(" --variant ").text(variant.name);
+  line.text(" --case ").num(index).text("): ").text(outcome.problem);
+  line.text(outcome.detail.c_str());
+  print(line.c_str());
+  Text params;
+  params.text("  shape:").text(shape.c_str());
+  print(params.c_str());
+}
+
+// Cases [first, first + count) of `variant`'s sweep; the first few
+// failures printed in full.
+inline VariantTally sweep_variant(const KernelDescriptor& variant, uint64_t seed, uint32_t first,
+                                  uint32_t count, Workspace& ws, PrintFn print) {
+  VariantTally tally;
+  Text shape;
+  for (uint32_t index = first; index < first + count; ++index) {
+    CaseOutcome outcome = check_case(variant, seed, index, ws, &shape);
+    ++tally.cases;
+    tally.runs += outcome.runs;
+    if (outcome.passed) {
+      ++tally.passed;
+      continue;
+    }
+    if (tally.failed++ < kFailuresPrinted)
+      print_failure(print, variant, seed, index, outcome, shape);
+  }
+  return tally;
+}
+
+// Whether `kernel` is one the sweep checks for ISA class `isa`: a
+// non-reference variant of a family with a reference, of a class the
+// core has (the compiler's rule: any variant of the core's class or
+// below).
+inline bool is_swept(const KernelDescriptor& kernel, IsaClass isa) {
+  const Family family = family_of(kernel);
+  return family != Family::kNone && &kernel != family_reference(family) &&
+         static_cast<uint8_t>(kernel.isa) <= static_cast<uint8_t>(isa);
+}
+
+// A registry entry that has a sibling variant (same operator) but no
+// family here: it would go unchecked, so the sweep reports it.
+inline bool lacks_sweep(const KernelDescriptor& kernel) {
+  if (family_of(kernel) != Family::kNone) return false;
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor* other = find_kernel(id);
+    if (other != &kernel && strcmp(other->op, kernel.op) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace tinyaot::sweep

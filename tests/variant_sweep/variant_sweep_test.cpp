@@ -1,0 +1,187 @@
+// The variant sweeps on the host (under the suite's sanitizers): the same
+// cases as the firmware runs on each core (same seed, same generators), on
+// the portable paths of every variant, and a check that the sweep catches
+// a variant that is wrong by one or writes past its scratch.
+#include "tests/variant_sweep/variant_sweep.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_list.h"
+#include "tinyaot/runtime.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TINYAOT_SWEEP_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TINYAOT_SWEEP_ASAN 1
+#endif
+#if defined(TINYAOT_SWEEP_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace tinyaot {
+namespace {
+
+// The firmware's defaults: the same cases as on the cores.
+constexpr uint64_t kSeed = sweep::kDefaultSeed;
+constexpr uint32_t kCases = sweep::kDefaultCases;
+
+std::vector<std::string> g_printed;
+void collect(const char* line) { g_printed.push_back(line); }
+
+std::string printed() {
+  std::string all;
+  for (const std::string& line : g_printed) all += line + "\n";
+  return all;
+}
+
+#if defined(TINYAOT_SWEEP_ASAN)
+// Reads past an operand become AddressSanitizer reports, as with operands
+// allocated to their exact size.
+void poison(void* begin, uint32_t bytes, bool fence) {
+  if (fence) {
+    ASAN_POISON_MEMORY_REGION(begin, bytes);
+  } else {
+    ASAN_UNPOISON_MEMORY_REGION(begin, bytes);
+  }
+}
+#endif
+
+sweep::Workspace g_workspace;
+
+sweep::Workspace& workspace() {
+#if defined(TINYAOT_SWEEP_ASAN)
+  static const bool fenced = (g_workspace.fence = poison, true);
+  (void)fenced;
+#endif
+  return g_workspace;
+}
+
+sweep::VariantTally sweep_quietly(const KernelDescriptor& kernel, uint32_t cases) {
+  g_printed.clear();
+  return sweep::sweep_variant(kernel, kSeed, 0, cases, workspace(), collect);
+}
+
+TEST(VariantSweep, EveryVariantMatchesItsReference) {
+  uint32_t swept = 0;
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor& kernel = *find_kernel(id);
+    EXPECT_FALSE(sweep::lacks_sweep(kernel)) << kernel.name << " has no family sweep";
+    if (!sweep::is_swept(kernel, IsaClass::kMve)) continue;
+    const sweep::VariantTally tally = sweep_quietly(kernel, kCases);
+    EXPECT_EQ(tally.cases, kCases);
+    EXPECT_EQ(tally.failed, 0u) << kernel.name << ":\n" << printed();
+    EXPECT_EQ(tally.runs, 2 * kCases) << kernel.name << ": both rounding modes";
+    ++swept;
+  }
+  EXPECT_GE(swept, 6u);  // conv 1x1/DSP/MVE, depthwise 3x3, FC DSP/MVE
+}
+
+TEST(VariantSweep, SweptVariantsFollowTheIsaClass) {
+  EXPECT_TRUE(sweep::is_swept(kernel_conv2d_s8_1x1, IsaClass::kScalar));
+  EXPECT_FALSE(sweep::is_swept(kernel_conv2d_s8_im2col_dsp, IsaClass::kScalar));
+  EXPECT_TRUE(sweep::is_swept(kernel_conv2d_s8_im2col_dsp, IsaClass::kDsp));
+  EXPECT_FALSE(sweep::is_swept(kernel_fully_connected_s8_mve, IsaClass::kDsp));
+  EXPECT_TRUE(sweep::is_swept(kernel_fully_connected_s8_mve, IsaClass::kMve));
+  EXPECT_FALSE(sweep::is_swept(kernel_conv2d_s8_ref, IsaClass::kMve));  // the reference itself
+  EXPECT_FALSE(sweep::is_swept(kernel_softmax_s8_ref, IsaClass::kMve));
+}
+
+// A case replays alone: the same seed and index give the same shape.
+TEST(VariantSweep, CasesAreReproducible) {
+  sweep::Text first, again, other;
+  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 7, workspace(), &first);
+  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 8, workspace(), &other);
+  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 7, workspace(), &again);
+  EXPECT_STREQ(first.c_str(), again.c_str());
+  EXPECT_STRNE(first.c_str(), other.c_str());
+}
+
+// Stand-ins for a variant: copies of the im2col DSP convolution's
+// descriptor (a variant that takes the reference's constants unchanged)
+// with a run that wraps the real one.
+const KernelDescriptor& wrapped = kernel_conv2d_s8_im2col_dsp;
+
+KernelDescriptor stand_in(const char* name, KernelRunFn run) {
+  KernelDescriptor copy = wrapped;
+  copy.name = name;
+  copy.run = run;
+  return copy;
+}
+
+// One output byte off by one.
+Status run_off_by_one(const KernelArgs& args) {
+  const Status status = wrapped.run(args);
+  auto* out = static_cast<int8_t*>(args.outputs[0].data);
+  const uint32_t last = args.outputs[0].bytes - 1;
+  out[last] = static_cast<int8_t>(out[last] == 127 ? 126 : out[last] + 1);
+  return status;
+}
+
+// One byte written just past the scratch.
+Status run_past_scratch(const KernelArgs& args) {
+  const Status status = wrapped.run(args);
+  static_cast<uint8_t*>(args.scratch.data)[args.scratch.bytes] = 0;
+  return status;
+}
+
+TEST(VariantSweep, AStandInThatIsRightPasses) {
+  const sweep::VariantTally tally = sweep_quietly(stand_in("im2col_copy", wrapped.run), 50);
+  EXPECT_EQ(tally.failed, 0u) << printed();
+}
+
+TEST(VariantSweep, CatchesAnOffByOneOutput) {
+  const sweep::VariantTally tally = sweep_quietly(stand_in("off_by_one", run_off_by_one), 20);
+  EXPECT_EQ(tally.failed, 20u);
+  ASSERT_GE(g_printed.size(), 2u);
+  EXPECT_NE(g_printed[0].find("FAIL off_by_one case 0 (replay: --seed 1 --variant off_by_one "
+                              "--case 0): output differs from the reference"),
+            std::string::npos)
+      << printed();
+  EXPECT_NE(g_printed[0].find("bytes_differing 1"), std::string::npos) << printed();
+  EXPECT_NE(g_printed[1].find("input_depth"), std::string::npos) << printed();
+}
+
+TEST(VariantSweep, CatchesAWritePastScratch) {
+  // The guard pattern is the check on a core: here without the fence,
+  // which AddressSanitizer would report first.
+  const sweep::FenceFn fence = workspace().fence;
+  workspace().fence = nullptr;
+  const sweep::VariantTally tally = sweep_quietly(stand_in("overrun", run_past_scratch), 5);
+  workspace().fence = fence;
+  EXPECT_EQ(tally.failed, 5u);
+  EXPECT_NE(printed().find("wrote outside its scratch"), std::string::npos) << printed();
+}
+
+#if defined(TINYAOT_SWEEP_ASAN)
+bool g_tails_fenced = true;
+
+Status run_checking_fences(const KernelArgs& args) {
+  const auto* input = static_cast<const uint8_t*>(args.inputs[0].data);
+  const auto* filter = static_cast<const uint8_t*>(args.inputs[1].data);
+  const auto* output = static_cast<const uint8_t*>(args.outputs[0].data);
+  const auto* scratch = static_cast<const uint8_t*>(args.scratch.data);
+  g_tails_fenced = g_tails_fenced && __asan_address_is_poisoned(input + args.inputs[0].bytes) &&
+                   __asan_address_is_poisoned(filter + args.inputs[1].bytes) &&
+                   __asan_address_is_poisoned(output + args.outputs[0].bytes) &&
+                   __asan_address_is_poisoned(output - 1) &&
+                   __asan_address_is_poisoned(scratch + args.scratch.bytes) &&
+                   !__asan_address_is_poisoned(input + args.inputs[0].bytes - 1) &&
+                   !__asan_address_is_poisoned(scratch + args.scratch.bytes - 1);
+  return wrapped.run(args);
+}
+
+TEST(VariantSweep, OperandTailsArePoisonedDuringARun) {
+  const sweep::VariantTally tally = sweep_quietly(stand_in("fenced", run_checking_fences), 20);
+  EXPECT_EQ(tally.failed, 0u) << printed();
+  EXPECT_TRUE(g_tails_fenced);
+}
+#endif
+
+}  // namespace
+}  // namespace tinyaot

@@ -5,6 +5,7 @@
 # a new crashing input is copied into tests/fuzz/regressions/<target>/.
 #
 #   tests/fuzz/run_fuzzers.sh 60
+#   TINYAOT_FUZZ_TARGETS=loader tests/fuzz/run_fuzzers.sh 1800   # one target (soaks in parallel)
 set -euo pipefail
 
 seconds=${1:?usage: run_fuzzers.sh SECONDS}
@@ -47,7 +48,7 @@ for model in "$work"/seeds/importer/*.tflite; do
 done
 
 status=0
-for target in importer loader; do
+for target in ${TINYAOT_FUZZ_TARGETS:-importer loader}; do
   fuzzer=$build/fuzz_$target
   mkdir -p "$regressions/$target" "$work/corpus/$target"
   rm -rf "$work/artifacts/$target"

@@ -1,104 +1,38 @@
-// CONV_2D's shape-case variants against the reference kernel: bit-exact
-// over random shapes and parameters in both rounding modes, scratch used
-// exactly as declared, and a program whose planned scratch is too small
-// refused before anything runs.
+// CONV_2D's shape-case variants, beyond the random sweep every variant
+// gets against the reference (tests/variant_sweep/, on the host and on
+// each emulated core): scratch sizes and a short scratch refused, shapes
+// outside a variant's case refused, and a program whose planned scratch is
+// too small refused before anything runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <random>
 #include <vector>
 
-#include "kernels/common/kernel_sums.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "support/test_support.h"
 #include "support/validate_support.h"
+#include "tests/variant_sweep/variant_sweep.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
 namespace {
 
-struct ConvCase {
-  Conv2dParams p{};
-  std::vector<int8_t> input, filter;
-  std::vector<ChannelQuant> quant;  // as the reference takes them
-};
+sweep::Workspace g_workspace;
 
-int32_t uniform(std::mt19937& rng, int32_t lo, int32_t hi) {
-  return std::uniform_int_distribution<int32_t>(lo, hi)(rng);
-}
-
-std::vector<int8_t> random_bytes(std::mt19937& rng, size_t count) {
-  std::vector<int8_t> bytes(count);
-  for (auto& b : bytes) b = static_cast<int8_t>(uniform(rng, -128, 127));
-  return bytes;
-}
-
-// One spatial axis: input, filter, stride, dilation and padding on both
-// sides chosen at random; the output size follows.
-void random_axis(std::mt19937& rng, bool pointwise, int32_t* input, int32_t* filter,
-                 int32_t* stride, int32_t* dilation, int32_t* pad, int32_t* output) {
-  for (;;) {
-    *input = uniform(rng, 1, 9);
-    *filter = pointwise ? 1 : uniform(rng, 1, 4);
-    *stride = pointwise ? 1 : uniform(rng, 1, 3);
-    *dilation = pointwise ? 1 : uniform(rng, 1, 2);
-    const int32_t extent = (*filter - 1) * *dilation + 1;
-    *pad = pointwise ? 0 : uniform(rng, 0, extent - 1);
-    const int32_t after = pointwise ? 0 : uniform(rng, 0, extent - 1);
-    const int32_t span = *input + *pad + after - extent;
-    if (span < 0) continue;
-    *output = span / *stride + 1;
-    return;
-  }
-}
-
-ConvCase random_case(std::mt19937& rng, bool pointwise) {
-  ConvCase c;
-  Conv2dParams& p = c.p;
-  p.batches = uniform(rng, 1, 2);
-  random_axis(rng, pointwise, &p.input_h, &p.filter_h, &p.stride_h, &p.dilation_h, &p.pad_top,
-              &p.output_h);
-  random_axis(rng, pointwise, &p.input_w, &p.filter_w, &p.stride_w, &p.dilation_w, &p.pad_left,
-              &p.output_w);
-  // Depths off multiples of 4 and 16 too, for the tails of the blocked loops.
-  const int32_t depths[] = {1, 2, 3, 4, 5, 8, 13, 16, 17, 33};
-  p.input_depth = p.filter_depth = depths[uniform(rng, 0, 9)];
-  p.output_depth = uniform(rng, 1, 10);
-  p.input_offset = uniform(rng, -127, 128);
-  p.output_offset = uniform(rng, -128, 127);
-  p.act_min = uniform(rng, -128, 20);
-  p.act_max = uniform(rng, p.act_min, 127);
-  c.input = random_bytes(rng, size_t(p.batches) * p.input_h * p.input_w * p.input_depth);
-  c.filter = random_bytes(rng, size_t(p.output_depth) * p.filter_h * p.filter_w * p.filter_depth);
-  for (int32_t o = 0; o < p.output_depth; ++o)
-    c.quant.push_back(
-        {uniform(rng, -20000, 20000), uniform(rng, 1 << 30, INT32_MAX), uniform(rng, -14, 1)});
+// Case `index` of `kernel`'s sweep (the shared generator), drawn into
+// g_workspace.
+sweep::Case drawn_case(const KernelDescriptor& kernel, uint32_t index) {
+  sweep::Case c;
+  sweep::Text detail;
+  const char* problem =
+      sweep::draw_case(kernel, sweep::kDefaultSeed, index, g_workspace, &c, &detail);
+  EXPECT_EQ(problem, nullptr) << kernel.name << detail.c_str();
   return c;
 }
-
-// 16-byte aligned bytes, as the planner places scratch; `guard` bytes of a
-// pattern follow the usable part.
-struct GuardedScratch {
-  static constexpr uint8_t kPattern = 0xCD;
-  std::vector<uint8_t> storage;
-  uint8_t* data = nullptr;
-  uint32_t bytes = 0, guard = 0;
-
-  GuardedScratch(uint32_t usable, uint32_t guard_bytes) : bytes(usable), guard(guard_bytes) {
-    storage.assign(usable + guard_bytes + 16, kPattern);
-    const auto misalignment = reinterpret_cast<uintptr_t>(storage.data()) % 16;
-    data = storage.data() + (misalignment ? 16 - misalignment : 0);
-  }
-  bool guard_intact() const {
-    for (uint32_t i = 0; i < guard; ++i)
-      if (data[bytes + i] != kPattern) return false;
-    return true;
-  }
-};
 
 Status validate_with(const KernelDescriptor& kernel, const Conv2dParams& p) {
   const uint32_t in[3] = {uint32_t(p.batches * p.input_h * p.input_w * p.input_depth),
@@ -108,113 +42,14 @@ Status validate_with(const KernelDescriptor& kernel, const Conv2dParams& p) {
   return test::validate_sizes_with_unit_quants(kernel, &p, in, 3, out, 1);
 }
 
-// Runs `kernel` with its scratch placed in `scratch` (or none); the quant
-// given is the one that kernel takes.
-Status run_with(const KernelDescriptor& kernel, const ConvCase& c,
-                const std::vector<ChannelQuant>& quant, Rounding rounding, Operand scratch,
-                std::vector<int8_t>* output) {
-  const Conv2dParams& p = c.p;
-  output->assign(size_t(p.batches) * p.output_h * p.output_w * p.output_depth, 99);
-  const Operand ins[3] = {
-      {const_cast<int8_t*>(c.input.data()), uint32_t(c.input.size())},
-      {const_cast<int8_t*>(c.filter.data()), uint32_t(c.filter.size())},
-      {const_cast<ChannelQuant*>(quant.data()), uint32_t(quant.size() * sizeof(ChannelQuant))}};
-  const Operand outs[1] = {{output->data(), uint32_t(output->size())}};
-  const KernelArgs args{&p, ins, 3, outs, 1, scratch, rounding};
-  return kernel.run(args);
-}
-
-std::vector<int8_t> reference(const ConvCase& c, Rounding rounding) {
-  std::vector<int8_t> out;
-  EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, c.p), Status::kOk);
-  EXPECT_EQ(run_with(kernel_conv2d_s8_ref, c, c.quant, rounding, {nullptr, 0}, &out), Status::kOk);
-  return out;
-}
-
-// The constants a variant takes: some want the input offset folded.
-std::vector<ChannelQuant> variant_quant(const KernelDescriptor& kernel, const ConvCase& c) {
-  std::vector<ChannelQuant> quant = c.quant;
-  if (conv2d_variant_folds_input_offset(&kernel))
-    fold_input_offset(quant.data(), c.p.output_depth, c.filter.data(),
-                      int32_t(conv2d_column_length(c.p)), c.p.input_offset);
-  return quant;
-}
-
-// Every random case: the variant validates, writes nothing past its
-// declared scratch and matches the reference byte for byte.
-void check_variant(const KernelDescriptor& kernel, bool pointwise, uint32_t seed) {
-  std::mt19937 rng(seed);
-  for (int iteration = 0; iteration < 300; ++iteration) {
-    const ConvCase c = random_case(rng, pointwise);
-    ASSERT_EQ(validate_with(kernel, c.p), Status::kOk) << "iteration " << iteration;
-    const std::vector<ChannelQuant> quant = variant_quant(kernel, c);
-    for (Rounding rounding : {Rounding::kDouble, Rounding::kSingle}) {
-      const uint32_t need = kernel.scratch_bytes ? kernel.scratch_bytes(&c.p) : 0;
-      GuardedScratch scratch(need, 64);
-      std::vector<int8_t> out;
-      ASSERT_EQ(run_with(kernel, c, quant, rounding, {need ? scratch.data : nullptr, need}, &out),
-                Status::kOk);
-      EXPECT_TRUE(scratch.guard_intact()) << kernel.name << " wrote past its scratch";
-      ASSERT_EQ(out, reference(c, rounding))
-          << kernel.name << " iteration " << iteration << " rounding " << int(rounding);
-    }
-  }
-}
-
-TEST(Conv2dVariants, PointwiseMatchesReference) { check_variant(kernel_conv2d_s8_1x1, true, 11); }
-
-TEST(Conv2dVariants, Im2colDspMatchesReference) {
-  check_variant(kernel_conv2d_s8_im2col_dsp, false, 12);
-  check_variant(kernel_conv2d_s8_im2col_dsp, true, 13);
-}
-
-TEST(Conv2dVariants, Im2colMveMatchesReference) {
-  check_variant(kernel_conv2d_s8_im2col_mve, false, 14);
-  check_variant(kernel_conv2d_s8_im2col_mve, true, 15);
-}
-
-// Accumulators that overflow int32 wrap in the reference (as on the
-// hardware); folding the offset into the bias must wrap the same way.
-TEST(Conv2dVariants, WrappingAccumulatorsStayBitExact) {
-  std::mt19937 rng(16);
-  ConvCase c = random_case(rng, false);
-  for (auto& q : c.quant) q.bias = INT32_MAX - 5;
-  std::fill(c.input.begin(), c.input.end(), int8_t{127});
-  std::fill(c.filter.begin(), c.filter.end(), int8_t{127});
-  c.p.input_offset = 128;
-  for (const KernelDescriptor* kernel :
-       {&kernel_conv2d_s8_im2col_dsp, &kernel_conv2d_s8_im2col_mve}) {
-    const uint32_t need = kernel->scratch_bytes(&c.p);
-    GuardedScratch scratch(need, 0);
-    std::vector<int8_t> out;
-    ASSERT_EQ(run_with(*kernel, c, variant_quant(*kernel, c), Rounding::kDouble,
-                       {scratch.data, need}, &out),
-              Status::kOk);
-    EXPECT_EQ(out, reference(c, Rounding::kDouble)) << kernel->name;
-  }
-}
-
-TEST(Conv2dVariants, PointwiseFoldedOffsetWrapsLikeTheReference) {
-  std::mt19937 rng(17);
-  ConvCase c = random_case(rng, true);
-  for (auto& q : c.quant) q.bias = INT32_MAX - 5;
-  std::fill(c.input.begin(), c.input.end(), int8_t{127});
-  std::fill(c.filter.begin(), c.filter.end(), int8_t{127});
-  c.p.input_offset = 128;
-  std::vector<int8_t> out;
-  ASSERT_EQ(run_with(kernel_conv2d_s8_1x1, c, variant_quant(kernel_conv2d_s8_1x1, c),
-                     Rounding::kDouble, {nullptr, 0}, &out),
-            Status::kOk);
-  EXPECT_EQ(out, reference(c, Rounding::kDouble));
-}
-
 TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
   Conv2dParams p{};
   p.filter_h = 3;
   p.filter_w = 3;
   p.filter_depth = p.input_depth = 3;  // columns of 27
   EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 2u * 27u * 2u);
-  EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p), 112u);  // 108 rounded up to 16
+  EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p),
+            112u);  // 108 rounded up to 16
   p.filter_h = p.filter_w = 1;
   p.filter_depth = p.input_depth = 64;
   EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 256u);
@@ -225,19 +60,19 @@ TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
 // Called directly (no loader), a kernel still refuses a scratch short of
 // its need rather than write past it.
 TEST(Conv2dVariants, KernelRefusesShortScratch) {
-  std::mt19937 rng(17);
-  const ConvCase c = random_case(rng, false);
   for (const KernelDescriptor* kernel :
        {&kernel_conv2d_s8_im2col_dsp, &kernel_conv2d_s8_im2col_mve}) {
+    const sweep::Case c = drawn_case(*kernel, 0);
     const uint32_t need = kernel->scratch_bytes(&c.p);
-    GuardedScratch scratch(need - 1, 1);
-    std::vector<int8_t> out;
-    EXPECT_EQ(run_with(*kernel, c, variant_quant(*kernel, c), Rounding::kDouble,
-                       {scratch.data, need - 1}, &out),
-              Status::kScratchMismatch);
-    EXPECT_EQ(
-        run_with(*kernel, c, variant_quant(*kernel, c), Rounding::kDouble, {nullptr, 0}, &out),
-        Status::kScratchMismatch);
+    ASSERT_GT(need, 0u);
+    const sweep::Operands o =
+        sweep::operands_for(g_workspace, c, g_workspace.variant_quant, g_workspace.actual);
+    std::memset(g_workspace.scratch, 0xCD, need);
+    for (const Operand scratch : {Operand{g_workspace.scratch, need - 1}, Operand{nullptr, 0}}) {
+      const KernelArgs args{&c.p, o.inputs, 3, o.outputs, 1, scratch, Rounding::kDouble};
+      EXPECT_EQ(kernel->run(args), Status::kScratchMismatch) << kernel->name;
+    }
+    EXPECT_EQ(g_workspace.scratch[need - 1], 0xCD) << kernel->name << " wrote past its scratch";
   }
 }
 
@@ -256,7 +91,8 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   p.act_max = 127;
   EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, p), Status::kOk);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col_dsp, p), Status::kOk);
-  EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, p), Status::kBadParams);  // 3x3 window
+  EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, p),
+            Status::kBadParams);  // 3x3 window
 
   Conv2dParams pointwise = p;
   pointwise.filter_h = pointwise.filter_w = 1;

@@ -1,7 +1,8 @@
 // Random-shape sweeps of every kernel variant against its family's
-// reference kernel (freestanding, header-only, no heap), shared by the host
-// variant tests and the test firmware that runs them on each emulated core
-// (tests/variant_sweep/sweep_firmware.cpp), where the DSP and MVE paths are
+// reference kernel (freestanding, header-only, no heap): the one case
+// generator of the host tests (variant_sweep_test.cpp, the variant tests
+// in kernels/) and of the test firmware that runs the sweeps on each
+// emulated core (sweep_firmware.cpp), where the DSP and MVE paths are
 // compiled in.
 //
 // Everything goes through the kernel ABI (descriptor validate,

@@ -40,7 +40,8 @@ std::vector<int32_t> random_bias(size_t n, std::mt19937& rng) {
 }
 
 // input [1, 6, 6, 3] -> conv 3x3 (4 ch, per channel) -> depthwise 3x3
-// (per channel) -> add with itself -> reshape -> fully connected (5 units).
+// (per channel) -> add with itself -> reshape -> fully connected (5 units)
+// -> softmax.
 Bytes regular_model() {
   std::mt19937 rng(7);
   ModelBuilder b;
@@ -58,8 +59,9 @@ Bytes regular_model() {
   const int32_t fc =
       fully_connected(b, "fc", flat, random_weights({5, 144}, 5, rng), random_bias(5, rng),
                       ActivationFunctionType::NONE, false, {0.2f, 0});
+  const int32_t probabilities = softmax(b, "softmax", fc, 1.0f);
   b.set_inputs({input});
-  b.set_outputs({fc});
+  b.set_outputs({probabilities});
   return b.finish();
 }
 
@@ -187,6 +189,23 @@ TEST_F(ImporterCompat, OptionalOptionsLeftOut) {
         op->builtin_options.Reset();
     }
   });
+}
+
+TEST_F(ImporterCompat, RefusesOptionsTfliteMicroCannotDoWithout) {
+  expect_refused(
+      [](tflite::ModelT& m) {
+        for (auto& op : m.subgraphs[0]->operators)
+          if (m.operator_codes[op->opcode_index]->builtin_code == tflite::BuiltinOperator::CONV_2D)
+            op->builtin_options.Reset();
+      },
+      {"operator 0 (CONV_2D)", "missing Conv2DOptions"});
+  expect_refused(
+      [](tflite::ModelT& m) {
+        for (auto& op : m.subgraphs[0]->operators)
+          if (m.operator_codes[op->opcode_index]->builtin_code == tflite::BuiltinOperator::SOFTMAX)
+            op->builtin_options.Reset();
+      },
+      {"(SOFTMAX)", "missing SoftmaxOptions"});
 }
 
 TEST_F(ImporterCompat, OldAndNewOperatorCodeFields) {

@@ -164,7 +164,11 @@ Attributes read_attributes(const tflite::Operator* op, OpType type, const std::s
       }
       break;
     case OpType::kSoftmax:
-      if (auto* o = op->builtin_options_as_SoftmaxOptions()) a.beta = o->beta();
+      // TFLite Micro zero-fills absent options, and its Prepare refuses beta 0.
+      if (auto* o = op->builtin_options_as_SoftmaxOptions())
+        a.beta = o->beta();
+      else
+        fail(where + ": missing SoftmaxOptions (TFLite Micro would take beta 0)");
       break;
     case OpType::kConcatenation:
       if (auto* o = op->builtin_options_as_ConcatenationOptions()) {

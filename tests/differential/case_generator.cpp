@@ -923,19 +923,26 @@ std::vector<std::string> generated_ops() {
   return names;
 }
 
-// Measured on the host with 48 cases per operator, seeds 1 to 30 (the
-// share of values off by one; the same on every ISA class): MUL 0.16% to
-// 1.4%, LEAKY_RELU 1.5% to 9.4%, QUANTIZE 4.8% to 13.5% (int8->int8 on
-// XNNPACK and the float ties together), MEAN 6.7% to 24% (its cases have few
-// values, so the share swings most), TRANSPOSE_CONV up to 0.14% (only its
-// per-tensor cases are tolerated); SOFTMAX 0 (2 in 40,000 in oracle.md).
-double tolerated_share_cap(const std::string& op) {
-  static const std::map<std::string, double> caps = {
-      {"MUL", 0.03},  {"LEAKY_RELU", 0.15}, {"QUANTIZE", 0.20},
-      {"MEAN", 0.32}, {"SOFTMAX", 0.005},   {"TRANSPOSE_CONV", 0.02},
+// The shares measured on the host, seeds 1 to 30 (the same on every ISA
+// class), with 48 cases per operator: MUL 0.16% to 1.4%, LEAKY_RELU 1.5% to
+// 9.4%, QUANTIZE 3.9% to 15.8% (XNNPACK's int8->int8 and the float ties
+// together), TRANSPOSE_CONV up to 0.14% (only its per-tensor cases are
+// tolerated), SOFTMAX 0 to 0.01% (2 in 40,000 in oracle.md); MEAN, whose
+// cases have few values, 9.4% to 17.5% with 288 cases (6.7% to 24% with 48).
+// With rounding_divide_by_pot made to truncate on purpose (a scratch copy,
+// 288 MEAN cases, 48 of the others) the shares rose to: MUL 22% to 30%, MEAN
+// 25.7% to 36.6%, SOFTMAX 22% to 37%, TRANSPOSE_CONV 8% to 18% (LEAKY_RELU
+// and QUANTIZE do not reach that shift); with only negative values floored,
+// MUL 6% to 15% and TRANSPOSE_CONV 5.6%, while MEAN (16% to 24%) and
+// LEAKY_RELU (5% to 18%) stayed inside their normal spread: such bugs are
+// left to the exact per-operator goldens (golden-ops, TFLite Micro's outputs).
+ToleratedShare tolerated_share(const std::string& op) {
+  static const std::map<std::string, ToleratedShare> shares = {
+      {"MUL", {0.03, 4}},   {"LEAKY_RELU", {0.15, 4}}, {"QUANTIZE", {0.20, 4}},
+      {"MEAN", {0.21, 24}}, {"SOFTMAX", {0.005, 4}},   {"TRANSPOSE_CONV", {0.02, 4}},
   };
-  const auto found = caps.find(op);
-  return found == caps.end() ? 0.0 : found->second;
+  const auto found = shares.find(op);
+  return found == shares.end() ? ToleratedShare{} : found->second;
 }
 
 DiffCase generate_case(const std::string& op, uint64_t seed) {

@@ -40,11 +40,13 @@ std::vector<std::string> generated_ops();
 // Deterministic in (op, seed). Throws std::invalid_argument for an unknown op.
 DiffCase generate_case(const std::string& op, uint64_t seed);
 
-// The largest share of an operator's compared values (over all its cases in
-// a run) that may sit one tolerated step from tfjs; 0 for operators that
-// must match exactly. Set from measured rates with margin, and below what a
-// rounding bug would cause (one that truncates, or rounds negative values
-// the wrong way, moves a quarter to a half of the values).
-double tolerated_share_cap(const std::string& op);
+// How far an operator's output may sit from tfjs's, over all its cases in a
+// run: the share of compared values one tolerated step away.
+struct ToleratedShare {
+  double cap = 0;       // the largest share allowed; 0: the operator must match exactly
+  int case_weight = 1;  // its cases per round of the deal, so that the share
+                        // is measured on enough values to tell a bug apart
+};
+ToleratedShare tolerated_share(const std::string& op);
 
 }  // namespace tinyaot::difftest

@@ -18,15 +18,15 @@
 // QUANTIZE from float32. case_generator.cpp says why, operator by operator,
 // and how each case stays inside what tfjs's TFLite accepts. The share of
 // values off by that step is printed per operator and capped
-// (tolerated_share_cap); those operators get kToleratedWeight times the
-// cases, so that the share is measured on enough values.
+// (tolerated_share); those operators get several times the cases, so that
+// the share is measured on enough values.
 //
 // Failing cases keep their files under <build>/differential/cases/ with a
 // case.txt holding the parameters and the commands to reproduce them.
 //
 // Environment:
 //   TINYAOT_DIFF_CASES=N       number of cases per ISA class (default 12 per
-//                              operator, 48 per tolerated one), dealt round-robin
+//                              operator and case_weight), dealt round-robin
 //   TINYAOT_DIFF_SEED=S        base seed (default 1)
 //   TINYAOT_DIFF_OPS=A,B       only these operators
 //   TINYAOT_DIFF_CASE_SEED=X   one case per selected operator, with this case
@@ -55,8 +55,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kDefaultCasesPerOp = 12;
-constexpr int kToleratedWeight = 4;
+constexpr int kDefaultCasesPerOp = 12;  // per unit of case_weight
 constexpr uint64_t kDefaultSeed = 1;
 
 // The plan every other class's output must equal.
@@ -278,12 +277,15 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   }
   ASSERT_FALSE(ops.empty());
 
-  // The order cases are dealt in: every operator once, then the tolerated
-  // ones again until they have kToleratedWeight turns per round.
-  std::vector<std::string> deal = ops;
-  for (int turn = 1; turn < kToleratedWeight; ++turn)
+  // The order cases are dealt in: every operator once, then the weighted
+  // ones again until each has its case_weight turns per round.
+  int max_weight = 1;
+  for (const std::string& op : ops)
+    max_weight = std::max(max_weight, tolerated_share(op).case_weight);
+  std::vector<std::string> deal;
+  for (int turn = 0; turn < max_weight; ++turn)
     for (const std::string& op : ops)
-      if (tolerated_share_cap(op) > 0) deal.push_back(op);
+      if (tolerated_share(op).case_weight > turn) deal.push_back(op);
 
   const uint64_t seed =
       std::stoull(env("TINYAOT_DIFF_SEED", std::to_string(kDefaultSeed)), nullptr, 0);
@@ -422,7 +424,7 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
           << std::setw(6) << s.passed << std::setw(9) << s.compile_fail << std::setw(5)
           << s.run_fail << std::setw(10) << s.scalar_mismatch << std::setw(7) << s.oracle_fail
           << std::setw(10) << s.mismatch << std::setw(9) << s.values;
-    const double cap = tolerated_share_cap(op);
+    const double cap = tolerated_share(op).cap;
     const double share = s.values > 0 ? static_cast<double>(s.tolerated) / s.values : 0.0;
     if (cap > 0 || s.tolerated > 0)
       table << "  " << s.tolerated << " (" << std::fixed << std::setprecision(2) << 100 * share
@@ -437,8 +439,8 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   for (const std::string& op : over_cap)
     ADD_FAILURE() << op << ": " << summary[op].tolerated << " of " << summary[op].values
                   << " values are one step from tfjs, above the cap of "
-                  << 100 * tolerated_share_cap(op)
-                  << "% (tolerated_share_cap): a rounding fault, not tfjs's arithmetic";
+                  << 100 * tolerated_share(op).cap
+                  << "% (tolerated_share): a rounding fault, not tfjs's arithmetic";
   // The plan must reach the class's own variants, or this test would
   // compare the scalar code again.
   if (env("TINYAOT_DIFF_OPS").empty() && case_seed.empty())

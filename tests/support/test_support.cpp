@@ -8,10 +8,13 @@
 
 namespace tinyaot::test {
 
+std::string shared_dir_searched() {
+  if (const char* env = std::getenv("TINYAOT_SHARED")) return env;
+  return (std::filesystem::path(TINYAOT_SOURCE_DIR) / ".." / "shared").lexically_normal().string();
+}
+
 std::optional<std::string> shared_dir() {
-  if (const char* env = std::getenv("TINYAOT_SHARED")) return std::string(env);
-  const std::filesystem::path candidate =
-      std::filesystem::path(TINYAOT_SOURCE_DIR) / ".." / "shared";
+  const std::filesystem::path candidate = shared_dir_searched();
   if (std::filesystem::exists(candidate / "golden"))
     return std::filesystem::canonical(candidate).string();
   return std::nullopt;

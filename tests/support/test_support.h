@@ -11,8 +11,11 @@
 
 namespace tinyaot::test {
 
-// ../shared beside the project root, or nullopt (tests then GTEST_SKIP).
+// ../shared beside the project root (or $TINYAOT_SHARED), or nullopt when
+// it holds no golden set: tests then GTEST_SKIP, giving shared_dir_searched().
 std::optional<std::string> shared_dir();
+// Where shared_dir() looked, for the skip messages.
+std::string shared_dir_searched();
 
 std::vector<uint8_t> read_file(const std::string& path);
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes);

@@ -2,7 +2,7 @@
 // every quantization). Each output
 // sums its cells directly, so no scratch is needed: int32 addition wraps the
 // same in any order.
-#include "kernels/common/quant.h"
+#include "kernels/common/output_step.h"
 #include "kernels/common/validate.h"
 #include "kernels/mean/mean.h"
 
@@ -71,22 +71,18 @@ int32_t reduced_sum(const int8_t* input, int32_t base, const Split& s) {
   }
 }
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const MeanParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  const Split s = split_dims(p);
-  const int32_t outputs = static_cast<int32_t>(args.outputs[0].bytes);
+template <typename Mode>
+void mean(const MeanParams& p, const Split& s, const int8_t* input, int8_t* output,
+          int32_t outputs) {
+  // Centring on the input zero point is a bias of -count * zero_point
+  // (wrapping as TFLite's int32 arithmetic).
+  const int32_t bias = static_cast<int32_t>(0u - static_cast<uint32_t>(p.input_zero_point) *
+                                                     static_cast<uint32_t>(p.count));
   int32_t index[kMeanMaxRank] = {};
   int32_t base = 0;
   for (int32_t o = 0; o < outputs; ++o) {
-    const int32_t sum = reduced_sum(input, base, s);
-    const int32_t centered = static_cast<int32_t>(static_cast<uint32_t>(sum) -
-                                                  static_cast<uint32_t>(p.input_zero_point) *
-                                                      static_cast<uint32_t>(p.count));
-    output[o] = static_cast<int8_t>(
-        clamp_i32(requantize(centered, p.multiplier, p.shift, args.rounding) + p.output_zero_point,
-                  -128, 127));
+    output[o] = output_step<Mode::value>(reduced_sum(input, base, s), bias, p.multiplier, p.shift,
+                                         p.output_zero_point, -128, 127);
     for (int32_t d = 0; d < s.kept_n; ++d) {
       base += s.kept_strides[d];
       if (++index[d] < s.kept_dims[d]) break;
@@ -94,6 +90,16 @@ Status run(const KernelArgs& args) {
       index[d] = 0;
     }
   }
+}
+
+Status run(const KernelArgs& args) {
+  const auto& p = *static_cast<const MeanParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const Split s = split_dims(p);
+  const int32_t outputs = static_cast<int32_t>(args.outputs[0].bytes);
+  with_rounding(args.rounding,
+                [&](auto mode) { mean<decltype(mode)>(p, s, input, output, outputs); });
   return Status::kOk;
 }
 

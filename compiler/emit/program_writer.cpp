@@ -65,6 +65,7 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
     o["type"] = op_type_name(op.type);
     o["kernel"] = find_kernel(static_cast<uint32_t>(c.ops[i].kernel))->name;
     o["scratch_bytes"] = c.ops[i].scratch_bytes;
+    o["macs"] = c.ops[i].macs;
     ops.push_back(o);
   }
   j["operations"] = ops;

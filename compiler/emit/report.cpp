@@ -73,17 +73,19 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   for (uint32_t i = 0; i < h.num_inputs; ++i) j["inputs"].push_back(io_json(p.inputs[i]));
   j["outputs"] = nlohmann::json::array();
   for (uint32_t i = 0; i < h.num_outputs; ++i) j["outputs"].push_back(io_json(p.outputs[i]));
-  nlohmann::json debug;
+  nlohmann::json debug = nlohmann::json::object();  // stays empty for a stripped program
   if (h.debug_bytes > 0) {
     debug = nlohmann::json::parse(
         reinterpret_cast<const char*>(p.base + h.debug_offset),
         reinterpret_cast<const char*>(p.base + h.debug_offset + h.debug_bytes), nullptr, false);
-    if (debug.is_discarded()) debug = nlohmann::json();
+    if (debug.is_discarded() || !debug.is_object()) debug = nlohmann::json::object();
   }
   j["model"] = debug.value("model", "");
   j["planner"] = debug.value("planner", "");
   j["lower_bound_bytes"] = debug.value("lower_bound_bytes", 0u);
   uint32_t scratch = 0;
+  uint64_t macs = 0;
+  bool macs_known = h.num_ops > 0;
   nlohmann::json ops = nlohmann::json::array();
   for (uint32_t i = 0; i < h.num_ops; ++i) {
     const OpRecord& r = p.ops[i];
@@ -94,8 +96,15 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
     o["scratch_bytes"] = r.scratch.bytes;
     o["scratch_offset"] = r.scratch.offset;
     scratch = std::max(scratch, r.scratch.bytes);
-    if (debug.contains("operations") && i < debug["operations"].size())
+    if (debug.contains("operations") && i < debug["operations"].size()) {
       o["type"] = debug["operations"][i].value("type", "");
+      if (debug["operations"][i].contains("macs")) o["macs"] = debug["operations"][i]["macs"];
+    }
+    if (o.contains("macs")) {
+      macs += o["macs"].get<uint64_t>();
+    } else {
+      macs_known = false;
+    }
     nlohmann::json in = nlohmann::json::array(), out = nlohmann::json::array();
     for (uint32_t k = 0; k < r.num_inputs + r.num_outputs; ++k) {
       const BufferRef& ref = p.operands[r.first_operand + k];
@@ -110,6 +119,7 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   }
   j["operations"] = ops;
   j["scratch_bytes"] = scratch;
+  if (macs_known) j["macs"] = macs;
   j["buffers"] = debug.contains("buffers") ? debug["buffers"] : nlohmann::json::array();
   return j;
 }
@@ -125,7 +135,10 @@ std::string report_text(const nlohmann::json& r) {
     << with_commas(r["lower_bound_bytes"].get<uint64_t>()) << ", planner " << r.value("planner", "")
     << ")\n";
   s << "flash    " << with_commas(r["constants_bytes"].get<uint64_t>())
-    << " bytes of constants; runtime context " << r["persistent_bytes"] << " bytes\n\n";
+    << " bytes of constants; runtime context " << r["persistent_bytes"] << " bytes\n";
+  if (r.contains("macs"))
+    s << "compute  " << with_commas(r["macs"].get<uint64_t>()) << " MACs per inference\n";
+  s << "\n";
   for (const char* kind : {"inputs", "outputs"}) {
     for (const auto& io : r[kind]) {
       s << (std::string(kind) == "inputs" ? "input    " : "output   ")
@@ -135,14 +148,15 @@ std::string report_text(const nlohmann::json& r) {
     }
   }
   s << "\n  #  src  operator            kernel                        output @ offset      bytes  "
-       "scratch\n";
+       "scratch          MACs\n";
   for (const auto& o : r["operations"]) {
     const auto& out = o["outputs"].empty() ? nlohmann::json::object() : o["outputs"][0];
     s << std::setw(3) << o["index"].get<int>() << std::setw(5) << o["source_index"].get<int>()
       << "  " << std::left << std::setw(19) << o.value("type", "") << " " << std::setw(29)
       << o["kernel"].get<std::string>() << std::right << std::setw(10) << out.value("offset", 0u)
       << std::setw(17) << out.value("bytes", 0u) << std::setw(9)
-      << o["scratch_bytes"].get<uint32_t>() << "\n";
+      << o["scratch_bytes"].get<uint32_t>() << std::setw(14)
+      << (o.contains("macs") ? with_commas(o["macs"].get<uint64_t>()) : "-") << "\n";
   }
   if (!r["buffers"].empty()) {
     s << "\nbuffers (offset, bytes, alive during operations)\n";

@@ -1,4 +1,5 @@
 #include "compiler/lower/lowering.h"
+#include "compiler/lower/operation_macs.h"
 #include "kernels/lowerings.h"
 
 namespace tinyaot {
@@ -7,7 +8,9 @@ std::string describe(const Operation& op) {
   return "operation " + std::to_string(op.source_index) + " (" + op_type_name(op.type) + ")";
 }
 
-LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
+namespace {
+
+LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target& target) {
   switch (op.type) {
     case OpType::kFullyConnected:
       return lower_fully_connected(graph, op, target);
@@ -73,6 +76,14 @@ LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target&
       break;
   }
   throw CompileError(describe(op) + ": no kernel lowers this operator yet");
+}
+
+}  // namespace
+
+LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
+  LoweredOp lowered = lower_by_family(graph, op, target);
+  lowered.macs = operation_macs(graph, op);
+  return lowered;
 }
 
 }  // namespace tinyaot

@@ -64,6 +64,8 @@ struct LoweredOp {
   // the producers then write straight into the output and this operation
   // has nothing left to do (concatenation along the outermost axis).
   std::vector<uint32_t> input_slices;
+  // Multiply-accumulates of the operation (compiler/lower/operation_macs.h).
+  uint64_t macs = 0;
 };
 
 template <typename Params>

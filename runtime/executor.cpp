@@ -1,6 +1,7 @@
 // The executor: calls each operation's kernel with operands resolved to
 // addresses. The program was validated by the loader; nothing is decided
 // here that the compiler could have decided.
+#include "tinyaot/profile.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
@@ -17,6 +18,7 @@ Status run_program(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
   Operand operands[kMaxOperands];
   const Rounding rounding = static_cast<Rounding>(p.header->rounding);
   for (uint32_t index = 0; index < p.header->num_ops; ++index) {
+    TINYAOT_OP_BOUNDARY();
     const OpRecord& op = p.ops[index];
     const KernelDescriptor& kernel = *find_kernel(p.kernels[op.kernel].kernel_id);
     const uint32_t total = static_cast<uint32_t>(op.num_inputs) + op.num_outputs;
@@ -46,6 +48,7 @@ Status run_program(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
       return status;
     }
   }
+  TINYAOT_OP_BOUNDARY();
   return Status::kOk;
 }
 

@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "compiler/emit/report.h"
 #include "file_io.h"
+#include "numbers.h"
+#include "per_op.h"
 #include "tinyaot/runtime.h"
 
 extern char** environ;
@@ -139,15 +142,6 @@ std::vector<uint8_t> generated_input(uint32_t bytes, uint32_t seed) {
   return data;
 }
 
-std::string with_commas(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 // Temporary files removed however the bench ends.
 struct TempDir {
   std::filesystem::path path;
@@ -162,6 +156,26 @@ struct TempDir {
     std::filesystem::remove_all(path, ignored);
   }
 };
+
+// One measured run of tinyaot-qemu: its JSON (with "segments" when
+// per_op: the profiling firmware).
+nlohmann::json measure(const std::string& core, const std::string& program,
+                       const std::vector<std::string>& inputs, bool per_op) {
+  std::vector<std::string> args = tool_command(core, program);
+  args.insert(args.begin() + 1, "--measure");
+  if (per_op) args.insert(args.begin() + 2, "--per-op");
+  for (const std::string& f : inputs) args.insert(args.end(), {"--input", f});
+  std::string out;
+  const int status = spawn(args, &out);
+  if (status != 0)
+    throw Error("bench on qemu:cortex-" + core + (per_op ? " (per operation)" : "") +
+                " failed: exit status " + std::to_string(status) + ", " + explain_exit(status));
+  try {
+    return nlohmann::json::parse(out);
+  } catch (const nlohmann::json::exception&) {
+    throw Error("tinyaot-qemu printed no measurement: " + out);
+  }
+}
 
 }  // namespace
 
@@ -213,20 +227,7 @@ int do_bench(const BenchArgs& a) {
   }
   check_paths(inputs);
   check_paths({a.program});
-  std::vector<std::string> args = tool_command(core, a.program);
-  args.insert(args.begin() + 1, "--measure");
-  for (const std::string& f : inputs) args.insert(args.end(), {"--input", f});
-  std::string out;
-  const int status = spawn(args, &out);
-  if (status != 0)
-    throw Error("bench on qemu:cortex-" + core + " failed: exit status " + std::to_string(status) +
-                ", " + explain_exit(status));
-  nlohmann::json m;
-  try {
-    m = nlohmann::json::parse(out);
-  } catch (const nlohmann::json::exception&) {
-    throw Error("tinyaot-qemu printed no measurement: " + out);
-  }
+  const nlohmann::json m = measure(core, a.program, inputs, false);
   const auto& flash = m.at("flash_bytes");
   const auto& ram = m.at("ram_bytes");
   const uint64_t instructions = m.at("instructions_mean").get<uint64_t>();
@@ -234,6 +235,10 @@ int do_bench(const BenchArgs& a) {
   // as it would be when shipped.
   const uint64_t flash_total = flash.at("total_with_program").get<uint64_t>();
   const uint64_t ram_total = ram.at("total").get<uint64_t>();
+  PerOpProfile profile;
+  if (a.per_op)
+    profile = per_op_profile(program_report(read_file(a.program)),
+                             measure(core, a.program, inputs, true), m);
   if (a.json) {
     nlohmann::json r = {{"program", a.program},
                         {"on", "qemu:cortex-" + core},
@@ -246,6 +251,7 @@ int do_bench(const BenchArgs& a) {
                         {"ram_bytes", ram_total},
                         {"flash", flash},
                         {"ram", ram}};
+    if (a.per_op) r["per_op"] = per_op_json(profile);
     std::cout << r.dump(1) << "\n";
     return 0;
   }
@@ -262,6 +268,7 @@ int do_bench(const BenchArgs& a) {
             << "RAM bytes: " << with_commas(ram_total) << " (data " << with_commas(ram.at("data"))
             << ", bss " << with_commas(ram.at("bss")) << ", arena " << with_commas(ram.at("arena"))
             << ", stack high-water " << with_commas(ram.at("stack_peak")) << ")\n";
+  if (a.per_op) std::cout << per_op_table(profile);
   return 0;
 }
 

@@ -21,6 +21,7 @@ struct BenchArgs {
   std::string program, on;
   std::vector<std::string> inputs;
   bool json = false;
+  bool per_op = false;  // also count each operation (tools/per_op.h)
 };
 
 // Counts instructions per inference and sizes flash and RAM; prints a

@@ -244,6 +244,10 @@ int main(int argc, char** argv) {
   bench->add_option("--input", bench_args.inputs,
                     "input tensor(s) (default: one generated vector)");
   bench->add_flag("--json", bench_args.json, "machine-readable JSON");
+  bench->add_flag("--per-op", bench_args.per_op,
+                  "also count each operation's instructions (a second run, on a firmware that "
+                  "marks the operations): MACs, instructions per MAC and share, in execution "
+                  "order");
 
   ReportArgs report_args;
   auto* report = app.add_subcommand("report", "Show a program's memory plan and operations");

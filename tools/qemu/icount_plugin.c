@@ -1,20 +1,29 @@
 // A QEMU TCG plugin (API v1, QEMU 7.2) that counts executed guest
-// instructions between two marker functions.
+// instructions between two marker functions, and optionally splits that
+// span at a third.
 //
 // Every instruction gets its own inline counter increment, so a block left
 // early (fault, exception, conditional exit) is never over-counted as a
-// whole-block counter would be. The instructions at the two marker addresses
+// whole-block counter would be. The instructions at the marker addresses
 // also get a callback: entering the start marker snapshots the counter,
 // entering the stop marker prints the span. Each start/stop pair prints one
 // line, so a firmware that runs several inferences yields one line each.
+// With split=ADDR, every entry into that function between start and stop
+// (a profiling runtime's tinyaot_op_boundary) ends one segment and begins
+// the next; the segments of one span add up to it exactly.
 //
-//   -plugin libicount.so,start=0x...,stop=0x...
+//   -plugin libicount.so,start=0x...,stop=0x...[,split=0x...]
 //
 // Output (stderr):
-//   tinyaot-icount-span: N   instructions from the first instruction of
-//                            the start marker (included) to the first
-//                            instruction of the stop marker (excluded)
-//   tinyaot-icount-total: N  every instruction the guest executed
+//   tinyaot-icount-segment: N  (with split=) instructions from the start
+//                              marker or the previous split entry
+//                              (included) to this split or the stop
+//                              marker (excluded), in execution order,
+//                              printed before the span they make up
+//   tinyaot-icount-span: N     instructions from the first instruction of
+//                              the start marker (included) to the first
+//                              instruction of the stop marker (excluded)
+//   tinyaot-icount-total: N    every instruction the guest executed
 //
 // Debian ships QEMU without qemu-plugin.h, so the few declarations this
 // plugin needs are written out below; they follow the v1 API of QEMU 7.2.
@@ -64,7 +73,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 static uint64_t g_executed;
 static uint64_t g_start_addr = UINT64_MAX;
 static uint64_t g_stop_addr = UINT64_MAX;
+static uint64_t g_split_addr = UINT64_MAX;
 static uint64_t g_snapshot;
+static uint64_t g_segment_start;
 static bool g_armed;
 
 // Straight to stderr: qemu_plugin_outs() would print only under -d plugin.
@@ -77,7 +88,19 @@ static void on_start(unsigned int vcpu_index, void* userdata) {
   (void)vcpu_index;
   (void)userdata;
   g_snapshot = g_executed;
+  g_segment_start = g_executed;
   g_armed = true;
+}
+
+static void end_segment(void) {
+  report("tinyaot-icount-segment", g_executed - g_segment_start);
+  g_segment_start = g_executed;
+}
+
+static void on_split(unsigned int vcpu_index, void* userdata) {
+  (void)vcpu_index;
+  (void)userdata;
+  if (g_armed) end_segment();
 }
 
 static void on_stop(unsigned int vcpu_index, void* userdata) {
@@ -85,6 +108,7 @@ static void on_stop(unsigned int vcpu_index, void* userdata) {
   (void)userdata;
   if (!g_armed) return;
   g_armed = false;
+  if (g_split_addr != UINT64_MAX) end_segment();
   report("tinyaot-icount-span", g_executed - g_snapshot);
 }
 
@@ -101,6 +125,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     }
     if (vaddr == g_stop_addr) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    }
+    if (vaddr == g_split_addr) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_split, QEMU_PLUGIN_CB_NO_REGS, NULL);
     }
     qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_executed, 1);
   }
@@ -131,9 +158,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       ok = parse_address(argv[i] + 6, &g_start_addr);
     } else if (strncmp(argv[i], "stop=", 5) == 0) {
       ok = parse_address(argv[i] + 5, &g_stop_addr);
+    } else if (strncmp(argv[i], "split=", 6) == 0) {
+      ok = parse_address(argv[i] + 6, &g_split_addr);
     }
     if (!ok) {
-      fprintf(stderr, "icount plugin: bad argument '%s' (want start=ADDR,stop=ADDR)\n", argv[i]);
+      fprintf(stderr, "icount plugin: bad argument '%s' (want start=ADDR,stop=ADDR[,split=ADDR])\n", argv[i]);
       return -1;
     }
   }

@@ -53,7 +53,8 @@
   X(conv2d_s8_im2col_mve) \
   X(depthwise_conv2d_s8_3x3) \
   X(fully_connected_s8_mve) \
-  X(fully_connected_s8_dsp)
+  X(fully_connected_s8_dsp) \
+  X(depthwise_conv2d_s8_dsp)
 // clang-format on
 
 namespace tinyaot {

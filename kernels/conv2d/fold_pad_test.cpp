@@ -175,9 +175,12 @@ std::vector<int8_t> run_lowered(const Graph& graph, const LoweredOp& lowered,
   const KernelDescriptor* kernel = find_kernel(static_cast<uint32_t>(lowered.kernel));
   EXPECT_NE(kernel, nullptr);
   if (kernel == nullptr) return {};
-  const Tensor& filter = graph.tensors[size_t(lowered.inputs[1].tensor)];
   const Tensor& output = graph.tensors[size_t(lowered.outputs[0])];
-  std::vector<uint8_t> weights = *filter.data;
+  // The model's weights, or the lowering's own when the variant takes them
+  // reordered (depthwise_conv2d_s8_dsp).
+  const LoweredOperand& filter = lowered.inputs[1];
+  std::vector<uint8_t> weights =
+      filter.tensor >= 0 ? *graph.tensors[size_t(filter.tensor)].data : filter.constant;
   std::vector<uint8_t> quant = lowered.inputs[2].constant;
   std::vector<int8_t> in = input;
   std::vector<int8_t> out(size_t(output.bytes()));

@@ -36,4 +36,10 @@ extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
 // (is_depthwise_3x3_case); same operands, no scratch.
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_3x3;
 
+// DSP cores: depth multiplier 1, any filter, stride, padding and dilation
+// (is_depthwise_dsp_case); no scratch; same operands but the weights, which
+// the compiler stores in the order its loop reads them
+// (order_depthwise_dsp_weights in depthwise_conv2d_cases.h).
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_dsp;
+
 }  // namespace tinyaot

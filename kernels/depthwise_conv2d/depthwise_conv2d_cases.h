@@ -48,4 +48,42 @@ inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
          p.dilation_w == 1;
 }
 
+// Depth multiplier 1 (output channel c reads input channel c), any filter,
+// stride, padding and dilation: the DSP variant's four-channel groups.
+inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
+  return p.depth_multiplier == 1;
+}
+
+// The DSP variant's weight layout, in the order its loop reads them: the
+// channels in groups of four, each group's taps [filter_h][filter_w][4]
+// one group after the other, then the channels past the last group as
+// [filter_h][filter_w][input_depth % 4]. Same size as the model's
+// [filter_h][filter_w][input_depth]; `tap` is ky * filter_w + kx.
+constexpr int32_t kDepthwiseDspGroup = 4;
+
+inline int32_t depthwise_dsp_weight_position(int32_t taps, int32_t depth, int32_t tap,
+                                             int32_t channel) {
+  const int32_t grouped = depth - depth % kDepthwiseDspGroup;
+  if (channel < grouped) {
+    const int32_t lane = channel % kDepthwiseDspGroup;
+    return (channel - lane) * taps + tap * kDepthwiseDspGroup + lane;
+  }
+  return grouped * taps + tap * (depth - grouped) + channel - grouped;
+}
+
+// Model-order weights into that layout (`ordered` as large as `model`).
+inline void order_depthwise_dsp_weights(const DepthwiseConv2dParams& p, const int8_t* model,
+                                        int8_t* ordered) {
+  const int32_t taps = p.filter_h * p.filter_w;
+  const int32_t depth = p.input_depth;
+  for (int32_t tap = 0; tap < taps; ++tap)
+    for (int32_t c = 0; c < depth; ++c)
+      ordered[depthwise_dsp_weight_position(taps, depth, tap, c)] = model[tap * depth + c];
+}
+
+// Variants that take their weights in the DSP layout above.
+inline bool depthwise_variant_orders_weights(const KernelDescriptor* kernel) {
+  return kernel == &kernel_depthwise_conv2d_s8_dsp;
+}
+
 }  // namespace tinyaot

@@ -1,7 +1,10 @@
-// DEPTHWISE_CONV_2D's 3x3 variant, beyond the random sweep every variant
-// gets against the reference (tests/variant_sweep/, on the host and on
-// each emulated core): no scratch, and shapes outside its case refused.
+// DEPTHWISE_CONV_2D's 3x3 and DSP variants, beyond the random sweep every
+// variant gets against the reference (tests/variant_sweep/, on the host
+// and on each emulated core): no scratch, shapes outside their case
+// refused, and the DSP variant's weight order.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "kernels/common/quant.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
@@ -57,6 +60,39 @@ TEST(DepthwiseConv2dVariants, Filter3x3RefusesOtherShapes) {
   wide.output_w = 1;
   EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_ref, wide), Status::kOk);
   EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_3x3, wide), Status::kBadParams);
+}
+
+TEST(DepthwiseConv2dVariants, DspNeedsNoScratchAndRefusesMultipliers) {
+  EXPECT_EQ(kernel_depthwise_conv2d_s8_dsp.scratch_bytes, nullptr);
+  EXPECT_EQ(kernel_depthwise_conv2d_s8_dsp.isa, IsaClass::kDsp);
+  sweep::Case c;
+  sweep::Text detail;
+  ASSERT_EQ(sweep::draw_case(kernel_depthwise_conv2d_s8_dsp, sweep::kDefaultSeed, 0, g_workspace,
+                             &c, &detail),
+            nullptr)
+      << detail.c_str();
+  const DepthwiseConv2dParams& base = c.p.depthwise;
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, base), Status::kOk);
+  DepthwiseConv2dParams multiplied = base;
+  multiplied.depth_multiplier = 2;
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_ref, multiplied), Status::kOk);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, multiplied), Status::kBadParams);
+}
+
+// Groups of four channels, each [ky][kx][4], then the rest [ky][kx][rest]:
+// 2x2 taps of 6 channels, written out by hand.
+TEST(DepthwiseConv2dVariants, DspWeightOrder) {
+  DepthwiseConv2dParams p{};
+  p.filter_h = 2;
+  p.filter_w = 2;
+  p.input_depth = 6;
+  p.depth_multiplier = 1;
+  std::vector<int8_t> model(24), ordered(24, -1);
+  for (int32_t i = 0; i < 24; ++i) model[i] = static_cast<int8_t>(i);  // tap * 6 + channel
+  order_depthwise_dsp_weights(p, model.data(), ordered.data());
+  const std::vector<int8_t> expected = {0,  1,  2,  3,  6, 7, 8,  9,  12, 13, 14, 15,
+                                        18, 19, 20, 21, 4, 5, 10, 11, 16, 17, 22, 23};
+  EXPECT_EQ(ordered, expected);
 }
 
 }  // namespace

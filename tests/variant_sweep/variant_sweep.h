@@ -25,6 +25,7 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "tests/variant_sweep/sweep_support.h"
 #include "tinyaot/kernel_abi.h"
@@ -62,7 +63,8 @@ using FenceFn = void (*)(void* begin, uint32_t bytes, bool fence);
 struct Workspace {
   FenceFn fence;
   alignas(16) int8_t input[kMaxInputBytes];
-  alignas(16) int8_t filter[kMaxFilterBytes];
+  alignas(16) int8_t filter[kMaxFilterBytes];            // as the reference takes them
+  alignas(16) int8_t variant_filter[kMaxFilterBytes];    // as the variant takes them
   alignas(16) ChannelQuant quant[kMaxChannels];          // as the reference takes it
   alignas(16) ChannelQuant variant_quant[kMaxChannels];  // as the variant takes it
   alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kGuardBytes];
@@ -314,16 +316,21 @@ inline uint32_t scratch_need(const KernelDescriptor& kernel, const Case& c) {
 }
 
 // Operands of `kernel` for case `c`, its output at `output` (after the
-// guard), its constants `quant`.
+// guard), its constants `quant`: the reference's (ws.quant) with the
+// reference's weights, the variant's (ws.variant_quant) with the variant's.
 struct Operands {
   Operand inputs[3];
   Operand outputs[1];
 };
 
+inline int8_t* filter_for(Workspace& ws, const ChannelQuant* quant) {
+  return quant == ws.variant_quant ? ws.variant_filter : ws.filter;
+}
+
 inline Operands operands_for(Workspace& ws, const Case& c, ChannelQuant* quant, uint8_t* output) {
   Operands o;
   o.inputs[0] = {ws.input, c.input_bytes};
-  o.inputs[1] = {ws.filter, c.filter_bytes};
+  o.inputs[1] = {filter_for(ws, quant), c.filter_bytes};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
   o.outputs[0] = {output + kGuardBytes, c.output_bytes};
   return o;
@@ -348,7 +355,7 @@ inline void fence_unused(Workspace& ws, const Case& c, ChannelQuant* quant, uint
                          uint32_t scratch_bytes, bool fence) {
   if (ws.fence == nullptr) return;
   ws.fence(ws.input + c.input_bytes, kMaxInputBytes - c.input_bytes, fence);
-  ws.fence(ws.filter + c.filter_bytes, kMaxFilterBytes - c.filter_bytes, fence);
+  ws.fence(filter_for(ws, quant) + c.filter_bytes, kMaxFilterBytes - c.filter_bytes, fence);
   ws.fence(quant + c.channels, uint32_t((kMaxChannels - c.channels) * sizeof(ChannelQuant)), fence);
   ws.fence(output, kGuardBytes, fence);
   ws.fence(output + kGuardBytes + c.output_bytes, kGuardBytes, fence);
@@ -378,8 +385,9 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
   memset(ws.scratch, kGuardPattern, kGuardBytes + need + kGuardBytes);
   memset(ws.scratch + kGuardBytes, kScratchFill, need);
   const Operands o = operands_for(ws, c, quant, output);
+  const int8_t* filter = filter_for(ws, quant);
   const uint32_t inputs_before = checksum(ws.input, c.input_bytes) ^
-                                 checksum(ws.filter, c.filter_bytes) ^
+                                 checksum(filter, c.filter_bytes) ^
                                  checksum(quant, c.channels * sizeof(ChannelQuant));
   KernelArgs args;
   args.params = &c.p;
@@ -402,7 +410,7 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
              !all_bytes(ws.scratch + kGuardBytes + need, kGuardBytes, kGuardPattern)) {
     check->problem = "wrote outside its scratch";
     check->detail.field("scratch", need);
-  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(ws.filter, c.filter_bytes) ^
+  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(filter, c.filter_bytes) ^
               checksum(quant, c.channels * sizeof(ChannelQuant))) != inputs_before) {
     check->problem = "changed an input";
   }
@@ -460,9 +468,14 @@ struct CaseOutcome {
   Text detail;  // rounding, first differing byte, its channel's constants
 };
 
-// The constants as `variant` takes them, from the reference's in
-// ws.quant: the input offset's share folded in where the variant wants it.
+// The constants as `variant` takes them, from the reference's in ws.quant
+// and ws.filter: the input offset's share folded in, the weights put in the
+// variant's order, where the variant wants it (the lowerings' predicates).
 inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Workspace& ws) {
+  if (c.family == Family::kDepthwiseConv2d && depthwise_variant_orders_weights(&variant))
+    order_depthwise_dsp_weights(c.p.depthwise, ws.filter, ws.variant_filter);
+  else
+    memcpy(ws.variant_filter, ws.filter, c.filter_bytes);
   memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));
   if (folds_input_offset(variant, c.family))
     fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,

@@ -64,10 +64,11 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
 // The GEMM step the column-based variants share: `columns` (1 or 2) output
 // pixels from columns of `length` values (raw int8 input, or int16 im2col
 // columns), every filter row multiplied with each column. Sums are
-// unsigned so that they wrap like the hardware's int32 accumulator. On a
-// DSP core this is CMSIS-NN's mat_mult_kernel shape: SMLAD over pairs,
-// each weight load serving both columns. Each output ends with the shared
-// output step (the bias may hold the input offset's share).
+// unsigned so that they wrap like the hardware's int32 accumulator. Two
+// columns share each weight load (CMSIS-NN's mat_mult_kernel shape); int8
+// columns go through dot_s8_pair (SMLAD on DSP cores, VMLADAVA on MVE),
+// int16 columns through a plain loop (GCC emits one SMLABB per MAC). Each output ends with the
+// shared output step (the bias may hold the input offset's share).
 template <Rounding R, typename Column>
 inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
                                     const Column* second, int32_t length, const int8_t* filter,

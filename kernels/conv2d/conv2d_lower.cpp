@@ -41,8 +41,9 @@ uint64_t pointwise_cost(const Conv2dParams& p) {
   return 3 * c.macs / 4 + 10 * c.outputs;
 }
 
-// Window copy widened to int16 (2 per value), then SMLAD: two MACs per
-// instruction, weights widened once for two columns.
+// Window copy widened to int16 (one value at a time), then a plain
+// multiply loop over the int16 columns, two columns per weight load: GCC
+// emits one SMLABB per MAC (no SMLAD pairs yet).
 uint64_t im2col_dsp_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
   return 2 * c.pixels * uint64_t(conv2d_column_length(p)) + 3 * c.macs / 4 + 10 * c.outputs;

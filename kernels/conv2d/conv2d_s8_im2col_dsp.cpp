@@ -21,7 +21,7 @@ uint32_t scratch_bytes(const void* raw) {
 }
 
 // A tap outside the input contributes 0; inside, input + input_offset
-// widened to int16 (on DSP cores SXTAB16 does two per instruction).
+// widened to int16, one value at a time.
 void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int16_t* column) {
   conv2d_fill_column<int16_t>(p, input, pixel, column, 0,
                               [&](int8_t x) { return static_cast<int16_t>(x + p.input_offset); });

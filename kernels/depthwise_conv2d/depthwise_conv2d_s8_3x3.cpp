@@ -55,8 +55,8 @@ void convolve(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t*
             for (int32_t kx = kx_first; kx < kx_last; ++kx) {
               const int8_t* in = image + ((y_origin + ky) * p.input_w + x_origin + kx) * depth + c0;
               const int8_t* weights = filter + (ky * kFilter + kx) * depth + c0;
-              // DSP: SMLAD on channel pairs (SXTAB16 adds the offset);
-              // MVE: VMLA over 16 channels, one vector per tap.
+              // Plain C++ on every core (DSP cores take
+              // depthwise_conv2d_s8_dsp, which pairs taps in SMLAD).
               for (int32_t j = 0; j < count; ++j)
                 acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
             }

@@ -67,8 +67,9 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
 // unsigned so that they wrap like the hardware's int32 accumulator. Two
 // columns share each weight load (CMSIS-NN's mat_mult_kernel shape); int8
 // columns go through dot_s8_pair (SMLAD on DSP cores, VMLADAVA on MVE),
-// int16 columns through a plain loop (GCC emits one SMLABB per MAC). Each output ends with the
-// shared output step (the bias may hold the input offset's share).
+// int16 columns through a plain loop (GCC emits one SMLABB per MAC).
+// Each output ends with the shared output step (the bias may hold the
+// input offset's share).
 template <Rounding R, typename Column>
 inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
                                     const Column* second, int32_t length, const int8_t* filter,

@@ -71,9 +71,10 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
 // Each output ends with the shared output step (the bias may hold the
 // input offset's share).
 template <Rounding R, typename Column>
-inline void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
-                                    const Column* second, int32_t length, const int8_t* filter,
-                                    const ChannelQuant* quant, int8_t* out) {
+TINYAOT_MODE_LOOP void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
+                                               const Column* second, int32_t length,
+                                               const int8_t* filter, const ChannelQuant* quant,
+                                               int8_t* out) {
   const int8_t* weights = filter;
   for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
     if (second != nullptr) {

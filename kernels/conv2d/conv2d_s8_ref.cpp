@@ -18,8 +18,8 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 }
 
 template <Rounding R>
-void convolve(const Conv2dParams& p, const int8_t* input, const int8_t* filter,
-              const ChannelQuant* quant, int8_t* output) {
+TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const int8_t* input, const int8_t* filter,
+                                const ChannelQuant* quant, int8_t* output) {
   const int32_t filters_per_group = p.output_depth / (p.input_depth / p.filter_depth);
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;

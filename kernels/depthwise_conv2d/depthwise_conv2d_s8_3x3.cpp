@@ -33,8 +33,8 @@ void tap_range(int32_t origin, int32_t size, int32_t* first, int32_t* last) {
 }
 
 template <Rounding R>
-void convolve(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* filter,
-              const ChannelQuant* quant, int8_t* output) {
+TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
+                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * depth;

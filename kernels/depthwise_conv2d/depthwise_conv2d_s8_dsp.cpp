@@ -191,8 +191,9 @@ inline Sums group_sums(const int8_t* in_row, const int8_t* w_row, const Window& 
 }
 
 template <Rounding R, typename Offset>
-void convolve(const DepthwiseConv2dParams& p, const int8_t* input, const int8_t* filter,
-              const ChannelQuant* quant, int8_t* output, Offset offset) {
+TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
+                                const int8_t* filter, const ChannelQuant* quant, int8_t* output,
+                                Offset offset) {
   const int32_t depth = p.input_depth;
   const int32_t taps = p.filter_h * p.filter_w;
   const int32_t col_step = p.dilation_w * depth;              // input, next tap in a row

@@ -9,8 +9,8 @@ namespace tinyaot {
 namespace {
 
 template <Rounding R>
-void multiply(const FullyConnectedParams& p, const int8_t* input, const int8_t* filter,
-              const ChannelQuant* quant, int8_t* output) {
+TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const int8_t* input,
+                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* row = input + b * p.input_depth;
     for (int32_t o = 0; o < p.output_depth; ++o) {

@@ -72,8 +72,8 @@ int32_t reduced_sum(const int8_t* input, int32_t base, const Split& s) {
 }
 
 template <typename Mode>
-void mean(const MeanParams& p, const Split& s, const int8_t* input, int8_t* output,
-          int32_t outputs) {
+TINYAOT_MODE_LOOP void mean(const MeanParams& p, const Split& s, const int8_t* input,
+                            int8_t* output, int32_t outputs) {
   // Centring on the input zero point is a bias of -count * zero_point
   // (wrapping as TFLite's int32 arithmetic).
   const int32_t bias = static_cast<int32_t>(0u - static_cast<uint32_t>(p.input_zero_point) *

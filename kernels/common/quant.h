@@ -25,12 +25,17 @@ struct ChannelQuant {
   int32_t shift;       // power-of-two exponent, positive = left
 };
 
+// gemmlowp's SaturatingRoundingDoublingHighMul. gemmlowp adds 2^30 (1 -
+// 2^30 to a negative product) and divides by 2^31 truncating toward zero;
+// for a negative product p that is -floor((-p + 2^30 - 1) / 2^31), which
+// equals floor((p + 2^30) / 2^31). So one rounding constant and an
+// arithmetic shift give gemmlowp's value for every product, without the
+// sign test and the truncating division (on Armv7-M: SMLAL and a shift,
+// as CMSIS-NN computes it).
 inline int32_t saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;
   const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
-  const int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30));
-  // Division truncates toward zero, as gemmlowp specifies.
-  return static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));
+  return static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
 }
 
 // Rounding arithmetic right shift, ties away from zero.

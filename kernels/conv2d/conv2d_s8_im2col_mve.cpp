@@ -31,6 +31,33 @@ void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8
                              [](int8_t x) { return x; });
 }
 
+template <Rounding R>
+TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const int8_t* input, const int8_t* filter,
+                                const ChannelQuant* quant, int8_t* columns, int8_t* output) {
+  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
+  const int32_t pixels = p.batches * p.output_h * p.output_w;
+  for (int32_t pixel = 0; pixel < pixels; pixel += kColumns) {
+    const int32_t count = pixels - pixel < kColumns ? pixels - pixel : kColumns;
+    for (int32_t j = 0; j < count; ++j) fill_column(p, input, pixel + j, columns + j * length);
+    int8_t* out = output + pixel * p.output_depth;
+    const int8_t* weights = filter;
+    for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
+      uint32_t acc[kColumns] = {0, 0, 0, 0};
+      if (count == kColumns) {
+        dot_s8_four(weights, columns, length, acc);
+      } else {
+        for (int32_t k = 0; k < length; ++k) {
+          const int32_t w = weights[k];
+          for (int32_t j = 0; j < count; ++j)
+            acc[j] += static_cast<uint32_t>(columns[j * length + k] * w);
+        }
+      }
+      for (int32_t j = 0; j < count; ++j)
+        out[j * p.output_depth + o] = output_step<R>(acc[j], quant[o], p);
+    }
+  }
+}
+
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
@@ -39,31 +66,9 @@ Status run(const KernelArgs& args) {
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
-
-  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
   int8_t* const columns = static_cast<int8_t*>(args.scratch.data);
-  const int32_t pixels = p.batches * p.output_h * p.output_w;
   with_rounding(args.rounding, [&](auto mode) {
-    for (int32_t pixel = 0; pixel < pixels; pixel += kColumns) {
-      const int32_t count = pixels - pixel < kColumns ? pixels - pixel : kColumns;
-      for (int32_t j = 0; j < count; ++j) fill_column(p, input, pixel + j, columns + j * length);
-      int8_t* out = output + pixel * p.output_depth;
-      const int8_t* weights = filter;
-      for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
-        uint32_t acc[kColumns] = {0, 0, 0, 0};
-        if (count == kColumns) {
-          dot_s8_four(weights, columns, length, acc);
-        } else {
-          for (int32_t k = 0; k < length; ++k) {
-            const int32_t w = weights[k];
-            for (int32_t j = 0; j < count; ++j)
-              acc[j] += static_cast<uint32_t>(columns[j * length + k] * w);
-          }
-        }
-        for (int32_t j = 0; j < count; ++j)
-          out[j * p.output_depth + o] = output_step<decltype(mode)::value>(acc[j], quant[o], p);
-      }
-    }
+    convolve<decltype(mode)::value>(p, input, filter, quant, columns, output);
   });
   return Status::kOk;
 }

@@ -5,6 +5,7 @@
 // bias; two pixels share each weight load.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 
@@ -21,10 +22,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
 
   // The input offset's share is in the bias: each input pixel is a column
   // as it stands, no copy.
@@ -34,13 +32,13 @@ Status run(const KernelArgs& args) {
     constexpr Rounding R = decltype(mode)::value;
     int32_t pixel = 0;
     for (; pixel + 1 < pixels; pixel += 2) {
-      const int8_t* in = input + pixel * depth;
-      conv2d_multiply_columns<R, int8_t>(p, in, in + depth, depth, filter, quant,
-                                         output + pixel * p.output_depth);
+      const int8_t* in = o.input + pixel * depth;
+      conv2d_multiply_columns<R, int8_t>(p, in, in + depth, depth, o.filter, o.quant,
+                                         o.output + pixel * p.output_depth);
     }
     if (pixel < pixels)
-      conv2d_multiply_columns<R, int8_t>(p, input + pixel * depth, nullptr, depth, filter, quant,
-                                         output + pixel * p.output_depth);
+      conv2d_multiply_columns<R, int8_t>(p, o.input + pixel * depth, nullptr, depth, o.filter,
+                                         o.quant, o.output + pixel * p.output_depth);
   });
   return Status::kOk;
 }

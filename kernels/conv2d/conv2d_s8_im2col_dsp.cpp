@@ -6,6 +6,7 @@
 // (zero point + offset), so the multiply loop has no branches.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 
@@ -29,10 +30,7 @@ void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int1
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
 
@@ -44,15 +42,15 @@ Status run(const KernelArgs& args) {
     constexpr Rounding R = decltype(mode)::value;
     int32_t pixel = 0;
     for (; pixel + 1 < pixels; pixel += kColumns) {
-      fill_column(p, input, pixel, first);
-      fill_column(p, input, pixel + 1, second);
-      conv2d_multiply_columns<R, int16_t>(p, first, second, length, filter, quant,
-                                          output + pixel * p.output_depth);
+      fill_column(p, o.input, pixel, first);
+      fill_column(p, o.input, pixel + 1, second);
+      conv2d_multiply_columns<R, int16_t>(p, first, second, length, o.filter, o.quant,
+                                          o.output + pixel * p.output_depth);
     }
     if (pixel < pixels) {
-      fill_column(p, input, pixel, first);
-      conv2d_multiply_columns<R, int16_t>(p, first, nullptr, length, filter, quant,
-                                          output + pixel * p.output_depth);
+      fill_column(p, o.input, pixel, first);
+      conv2d_multiply_columns<R, int16_t>(p, first, nullptr, length, o.filter, o.quant,
+                                          o.output + pixel * p.output_depth);
     }
   });
   return Status::kOk;

@@ -8,6 +8,7 @@
 #include "kernels/common/dot_s8.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 
@@ -60,15 +61,12 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const int8_t* input, cons
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
   int8_t* const columns = static_cast<int8_t*>(args.scratch.data);
   with_rounding(args.rounding, [&](auto mode) {
-    convolve<decltype(mode)::value>(p, input, filter, quant, columns, output);
+    convolve<decltype(mode)::value>(p, o.input, o.filter, o.quant, columns, o.output);
   });
   return Status::kOk;
 }

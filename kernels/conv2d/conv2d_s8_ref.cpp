@@ -3,6 +3,7 @@
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/conv2d/window_checks.h"
@@ -53,12 +54,9 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const int8_t* input, cons
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
   with_rounding(args.rounding, [&](auto mode) {
-    convolve<decltype(mode)::value>(p, input, filter, quant, output);
+    convolve<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;
 }

@@ -12,6 +12,7 @@
 // pointer stepping by 4 bytes per tap; no scratch.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 
@@ -254,10 +255,7 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   // The offset in both halves, for SXTAB16 (it lies in [-127, 128]).
   const uint32_t offset = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
@@ -265,7 +263,7 @@ Status run(const KernelArgs& args) {
   const int32_t offset = p.input_offset;
 #endif
   with_rounding(args.rounding, [&](auto mode) {
-    convolve<decltype(mode)::value>(p, input, filter, quant, output, offset);
+    convolve<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output, offset);
   });
   return Status::kOk;
 }

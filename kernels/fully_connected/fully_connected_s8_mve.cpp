@@ -6,6 +6,7 @@
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "kernels/common/weighted_operands.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_checks.h"
 
@@ -26,12 +27,9 @@ TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const int8_t* inp
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  const auto* filter = static_cast<const int8_t*>(args.inputs[1].data);
-  const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const WeightedOperands o = weighted_operands(args);
   with_rounding(args.rounding, [&](auto mode) {
-    multiply<decltype(mode)::value>(p, input, filter, quant, output);
+    multiply<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;
 }

@@ -132,6 +132,14 @@ inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
   return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve;
 }
 
+// The segment length of the interleaved weight layout a variant reads
+// (interleave_row_pairs in gemm_blocks.h), or 0 for the model's
+// [output_depth, filter_h, filter_w, filter_depth] order.
+inline int32_t conv2d_weight_segment(const KernelDescriptor* kernel, const Conv2dParams& p) {
+  if (kernel == &kernel_conv2d_s8_1x1) return p.input_depth;
+  return 0;
+}
+
 // Largest column the im2col variants take: their scratch (four columns of
 // at most two bytes, rounded up to 16) must stay a valid uint32 size.
 constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;

@@ -8,6 +8,7 @@
 #include "kernels/common/variant_choice.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/conv2d/gemm_blocks.h"
 
 namespace tinyaot {
 namespace {
@@ -144,14 +145,21 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
-  if (conv2d_variant_folds_input_offset(find_kernel(static_cast<uint32_t>(kernel)))) {
-    const std::vector<int8_t> weights = constant_i8(filter, op);
-    fold_input_offset(quant.data(), channels, weights.data(),
-                      static_cast<int32_t>(conv2d_column_length(params)), params.input_offset);
+  const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(kernel));
+  const int32_t row_length = static_cast<int32_t>(conv2d_column_length(params));
+  const std::vector<int8_t> model_weights = constant_i8(filter, op);
+  if (conv2d_variant_folds_input_offset(descriptor))
+    fold_input_offset(quant.data(), channels, model_weights.data(), row_length,
+                      params.input_offset);
+  LoweredOperand weights = LoweredOperand::of_tensor(op.inputs[1]);
+  if (const int32_t segment = conv2d_weight_segment(descriptor, params); segment > 0) {
+    std::vector<int8_t> interleaved(model_weights.size());
+    interleave_row_pairs(model_weights.data(), channels, row_length, segment, interleaved.data());
+    weights = LoweredOperand::of_values(interleaved);
   }
   LoweredOp lowered = make_lowered(kernel, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
-                    LoweredOperand::of_tensor(op.inputs[1]), LoweredOperand::of_values(quant)};
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), weights,
+                    LoweredOperand::of_values(quant)};
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

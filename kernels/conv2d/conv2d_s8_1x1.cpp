@@ -2,12 +2,14 @@
 // is the same input pixel times a [channels, depth] matrix, so the kernel
 // is a GEMM with no window arithmetic, no bounds checks and no scratch. The
 // compiler folds input_offset * (sum of each channel's weights) into the
-// bias; two pixels share each weight load.
+// bias and interleaves the weights of channel pairs, so that two channels x
+// two pixels accumulate in registers (conv2d_gemm.h).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/conv2d/conv2d_gemm.h"
 
 namespace tinyaot {
 namespace {
@@ -20,25 +22,29 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   return is_conv2d_1x1_case(p) ? Status::kOk : Status::kBadParams;
 }
 
-Status run(const KernelArgs& args) {
-  const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const WeightedOperands o = weighted_operands(args);
-
-  // The input offset's share is in the bias: each input pixel is a column
+template <Rounding R>
+TINYAOT_MODE_LOOP void multiply(const Conv2dParams& p, const WeightedOperands& o) {
+  // The input offset's share is in the bias: each input pixel is a segment
   // as it stands, no copy.
   const int32_t depth = p.input_depth;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
+  const int8_t* in = o.input;
+  int8_t* out = o.output;
+  int32_t pixel = 0;
+  for (; pixel + 1 < pixels; pixel += 2, in += 2 * depth, out += 2 * p.output_depth) {
+    const auto walk = [in, depth](auto&& f) { f(in, in + depth, depth); };
+    conv2d_gemm_two_pixels<R>(p, walk, o.filter, o.quant, out, out + p.output_depth);
+  }
+  if (pixel < pixels) {
+    const auto walk = [in, depth](auto&& f) { f(in, in, depth); };
+    conv2d_gemm_one_pixel<R>(p, walk, o.filter, o.quant, out);
+  }
+}
+
+Status run(const KernelArgs& args) {
+  const WeightedOperands o = weighted_operands(args);
   with_rounding(args.rounding, [&](auto mode) {
-    constexpr Rounding R = decltype(mode)::value;
-    int32_t pixel = 0;
-    for (; pixel + 1 < pixels; pixel += 2) {
-      const int8_t* in = o.input + pixel * depth;
-      conv2d_multiply_columns<R, int8_t>(p, in, in + depth, depth, o.filter, o.quant,
-                                         o.output + pixel * p.output_depth);
-    }
-    if (pixel < pixels)
-      conv2d_multiply_columns<R, int8_t>(p, o.input + pixel * depth, nullptr, depth, o.filter,
-                                         o.quant, o.output + pixel * p.output_depth);
+    multiply<decltype(mode)::value>(*static_cast<const Conv2dParams*>(args.params), o);
   });
   return Status::kOk;
 }
@@ -48,14 +54,14 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_conv2d_s8_1x1 = {
     "conv2d_s8_1x1",
     "conv2d",
-    1,
+    2,
     sizeof(Conv2dParams),
     3,
     3,
     1,
     IsaClass::kScalar,
     "input:s8[batches,input_h,input_w,input_depth], "
-    "filter:s8[output_depth,1,1,input_depth], "
+    "filter:s8[output_depth,1,1,input_depth](row pairs interleaved by 4, segment input_depth), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
     "-> output:s8[batches,input_h,input_w,output_depth]; "
     "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"

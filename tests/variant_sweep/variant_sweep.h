@@ -24,6 +24,7 @@
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/conv2d/gemm_blocks.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -474,6 +475,9 @@ struct CaseOutcome {
 inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Workspace& ws) {
   if (c.family == Family::kDepthwiseConv2d && depthwise_variant_orders_weights(&variant))
     order_depthwise_dsp_weights(c.p.depthwise, ws.filter, ws.variant_filter);
+  else if (c.family == Family::kConv2d && conv2d_weight_segment(&variant, c.p.conv) > 0)
+    interleave_row_pairs(ws.filter, int32_t(c.channels), c.row_length,
+                         conv2d_weight_segment(&variant, c.p.conv), ws.variant_filter);
   else
     memcpy(ws.variant_filter, ws.filter, c.filter_bytes);
   memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));

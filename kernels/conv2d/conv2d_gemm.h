@@ -1,0 +1,74 @@
+// The output-pixel step of the register-blocked convolution variants
+// (freestanding, header-only): one or two output pixels, every output
+// channel, from a walk over the segments of their windows. A walk calls
+// f(a, b, length) once per segment (a and b: the two pixels' inputs for
+// it, `length` raw int8 values each); a pointwise convolution has one
+// segment (the pixel's channels), a general window one per tap. Channel
+// pairs run the 2x2 blocks of gemm_blocks.h over weights interleaved by
+// interleave_row_pairs; an odd last channel runs a plain row.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/dot_s8.h"
+#include "kernels/common/output_step.h"
+#include "kernels/common/quant.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/gemm_blocks.h"
+
+namespace tinyaot {
+
+// Output pixels a and b (their output_depth values at out_a and out_b).
+template <Rounding R, typename Walk>
+inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
+                                   const ChannelQuant* quant, int8_t* out_a, int8_t* out_b) {
+  const int8_t* pair = filter;
+  int32_t o = 0;
+  for (; o + 1 < p.output_depth; o += 2) {
+    uint32_t acc[4] = {0, 0, 0, 0};
+    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+      pair = gemm_block_2x2(pair, a, b, length, acc);
+    });
+    out_a[o] = output_step<R>(acc[0], quant[o], p);
+    out_b[o] = output_step<R>(acc[1], quant[o], p);
+    out_a[o + 1] = output_step<R>(acc[2], quant[o + 1], p);
+    out_b[o + 1] = output_step<R>(acc[3], quant[o + 1], p);
+  }
+  if (o < p.output_depth) {
+    const int8_t* row = pair;
+    uint32_t acc_a = 0, acc_b = 0;
+    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+      dot_s8_pair(row, a, b, length, &acc_a, &acc_b);
+      row += length;
+    });
+    out_a[o] = output_step<R>(acc_a, quant[o], p);
+    out_b[o] = output_step<R>(acc_b, quant[o], p);
+  }
+}
+
+// One output pixel; the walk's second pointer is not read.
+template <Rounding R, typename Walk>
+inline void conv2d_gemm_one_pixel(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
+                                  const ChannelQuant* quant, int8_t* out) {
+  const int8_t* pair = filter;
+  int32_t o = 0;
+  for (; o + 1 < p.output_depth; o += 2) {
+    uint32_t acc[2] = {0, 0};
+    walk([&](const int8_t* a, const int8_t*, int32_t length) {
+      pair = gemm_block_2x1(pair, a, length, acc);
+    });
+    out[o] = output_step<R>(acc[0], quant[o], p);
+    out[o + 1] = output_step<R>(acc[1], quant[o + 1], p);
+  }
+  if (o < p.output_depth) {
+    const int8_t* row = pair;
+    uint32_t acc = 0;
+    walk([&](const int8_t* a, const int8_t*, int32_t length) {
+      acc += dot_s8(row, a, length);
+      row += length;
+    });
+    out[o] = output_step<R>(acc, quant[o], p);
+  }
+}
+
+}  // namespace tinyaot

@@ -1,0 +1,202 @@
+// The register-blocked int8 GEMM micro-kernels of the convolution variants
+// (freestanding, header-only): two output channels x two output pixels per
+// pass over a segment of the reduction, so that each weight word and each
+// input word is loaded once for two products.
+//
+// Weights of a channel pair are stored interleaved by the compiler
+// (interleave_row_pairs): per segment, four weights of the first row, four
+// of the second, and so on, the last length % 4 of each row at the
+// segment's end. One pointer then walks both rows. The inputs are raw int8
+// (the input offset is in the bias), so both operands widen the same way:
+// on a DSP core SXTB16 splits a word into its even and odd bytes, and one
+// SMLAD multiplies two of them with the matching two of the other operand
+// (exact 16-bit products; the 32-bit sum wraps like the reference's
+// accumulator). Elsewhere plain C++ over the same layout.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#include <string.h>
+#endif
+
+namespace tinyaot {
+
+// Weights per chunk of the interleaved layout (one 32-bit word per row).
+constexpr int32_t kGemmChunk = 4;
+
+// Puts `rows` rows of `row_length` int8 weights, each made of segments of
+// `segment` weights, in the layout the micro-kernels read: rows paired
+// (0,1), (2,3)...; within a pair, segment by segment, alternate chunks of
+// kGemmChunk weights, then both rows' remainders. An odd last row is
+// copied as it is. `out` holds rows * row_length bytes.
+inline void interleave_row_pairs(const int8_t* rows_in, int32_t rows, int32_t row_length,
+                                 int32_t segment, int8_t* out) {
+  const int32_t whole = segment - segment % kGemmChunk;
+  int32_t r = 0;
+  for (; r + 1 < rows; r += 2) {
+    const int8_t* first = rows_in + r * row_length;
+    const int8_t* second = first + row_length;
+    for (int32_t start = 0; start < row_length; start += segment) {
+      for (int32_t k = 0; k < whole; k += kGemmChunk) {
+        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = first[start + k + i];
+        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = second[start + k + i];
+      }
+      for (int32_t k = whole; k < segment; ++k) *out++ = first[start + k];
+      for (int32_t k = whole; k < segment; ++k) *out++ = second[start + k];
+    }
+  }
+  if (r < rows)
+    for (int32_t k = 0; k < row_length; ++k) *out++ = rows_in[r * row_length + k];
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+inline uint32_t gemm_load_word(const int8_t* p) {
+  uint32_t word;  // unaligned 32-bit load, as the cores allow
+  memcpy(&word, p, 4);
+  return word;
+}
+
+// SXTB16 of the word rotated right by 8 (its odd bytes): GCC 12 neither has
+// ACLE's __ror nor folds a shift-or into the instruction's rotation.
+inline int16x2_t gemm_odd_bytes(uint32_t x) {
+  int16x2_t widened;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(widened) : "r"(x));
+  return widened;
+}
+#endif
+
+// acc[0] += w0 . a, acc[1] += w0 . b, acc[2] += w1 . a, acc[3] += w1 . b
+// over `length` values, w0 and w1 interleaved at `pair` (2 * length bytes).
+// Returns the pair's next segment.
+inline const int8_t* gemm_block_2x2(const int8_t* pair, const int8_t* a, const int8_t* b,
+                                    int32_t length, uint32_t* acc) {
+  const int32_t whole = length - length % kGemmChunk;
+  const int8_t* const whole_end = a + whole;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t s00 = static_cast<int32_t>(acc[0]), s01 = static_cast<int32_t>(acc[1]);
+  int32_t s10 = static_cast<int32_t>(acc[2]), s11 = static_cast<int32_t>(acc[3]);
+  while (a != whole_end) {
+    const uint32_t a4 = gemm_load_word(a), b4 = gemm_load_word(b);
+    a += kGemmChunk;
+    b += kGemmChunk;
+    const int16x2_t a_even = __sxtb16(a4), a_odd = gemm_odd_bytes(a4);
+    const int16x2_t b_even = __sxtb16(b4), b_odd = gemm_odd_bytes(b4);
+    uint32_t w4 = gemm_load_word(pair);
+    int16x2_t w_even = __sxtb16(w4), w_odd = gemm_odd_bytes(w4);
+    s00 = __smlad(w_even, a_even, s00);
+    s00 = __smlad(w_odd, a_odd, s00);
+    s01 = __smlad(w_even, b_even, s01);
+    s01 = __smlad(w_odd, b_odd, s01);
+    w4 = gemm_load_word(pair + kGemmChunk);
+    pair += 2 * kGemmChunk;
+    w_even = __sxtb16(w4);
+    w_odd = gemm_odd_bytes(w4);
+    s10 = __smlad(w_even, a_even, s10);
+    s10 = __smlad(w_odd, a_odd, s10);
+    s11 = __smlad(w_even, b_even, s11);
+    s11 = __smlad(w_odd, b_odd, s11);
+  }
+  uint32_t s[4] = {static_cast<uint32_t>(s00), static_cast<uint32_t>(s01),
+                   static_cast<uint32_t>(s10), static_cast<uint32_t>(s11)};
+#elif defined(__ARM_ARCH_6M__)
+  // Cortex-M0/M0+: eight low registers cannot hold four sums, three
+  // pointers and the operands, so one row at a time (two sums). LDRSB has
+  // only a register offset here, so the three operands share one index t:
+  // weight t of the row lies at row_base + t, where row_base steps by a
+  // chunk per chunk (the other row's chunk sits between).
+  uint32_t s[4];
+  for (int32_t row = 0; row < 2; ++row) {
+    uint32_t sum_a = acc[2 * row], sum_b = acc[2 * row + 1];
+    const int8_t* row_base = pair + row * kGemmChunk;
+    for (int32_t t = 0; t < whole; row_base += kGemmChunk) {
+      for (int32_t i = 0; i < kGemmChunk; ++i, ++t) {
+        const int32_t w = row_base[t];
+        sum_a += static_cast<uint32_t>(w * a[t]);
+        sum_b += static_cast<uint32_t>(w * b[t]);
+      }
+    }
+    s[2 * row] = sum_a;
+    s[2 * row + 1] = sum_b;
+  }
+  a = whole_end;
+  b += whole;
+  pair += 2 * whole;
+#else
+  // Scalar Armv7-M: four sums in registers, one LDRSB per operand, MLA.
+  uint32_t s[4] = {acc[0], acc[1], acc[2], acc[3]};
+  while (a != whole_end) {
+#define TINYAOT_GEMM_MAC4(i)                                                   \
+  {                                                                            \
+    const int32_t x = a[i], y = b[i], w0 = pair[i], w1 = pair[kGemmChunk + i]; \
+    s[0] += static_cast<uint32_t>(w0 * x);                                     \
+    s[1] += static_cast<uint32_t>(w0 * y);                                     \
+    s[2] += static_cast<uint32_t>(w1 * x);                                     \
+    s[3] += static_cast<uint32_t>(w1 * y);                                     \
+  }
+    TINYAOT_GEMM_MAC4(0)
+    TINYAOT_GEMM_MAC4(1)
+    TINYAOT_GEMM_MAC4(2) TINYAOT_GEMM_MAC4(3)
+#undef TINYAOT_GEMM_MAC4
+        a += kGemmChunk;
+    b += kGemmChunk;
+    pair += 2 * kGemmChunk;
+  }
+#endif
+  const int32_t rest = length - whole;
+  for (int32_t i = 0; i < rest; ++i) {
+    const int32_t x = a[i], y = b[i], w0 = pair[i], w1 = pair[rest + i];
+    s[0] += static_cast<uint32_t>(w0 * x);
+    s[1] += static_cast<uint32_t>(w0 * y);
+    s[2] += static_cast<uint32_t>(w1 * x);
+    s[3] += static_cast<uint32_t>(w1 * y);
+  }
+  for (int32_t i = 0; i < 4; ++i) acc[i] = s[i];
+  return pair + 2 * rest;
+}
+
+// acc[0] += w0 . a, acc[1] += w1 . a: one pixel, a channel pair
+// interleaved at `pair`. Returns the pair's next segment.
+inline const int8_t* gemm_block_2x1(const int8_t* pair, const int8_t* a, int32_t length,
+                                    uint32_t* acc) {
+  const int32_t whole = length - length % kGemmChunk;
+  const int8_t* const whole_end = a + whole;
+  uint32_t s0 = acc[0], s1 = acc[1];
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t d0 = static_cast<int32_t>(s0), d1 = static_cast<int32_t>(s1);
+  while (a != whole_end) {
+    const uint32_t a4 = gemm_load_word(a);
+    a += kGemmChunk;
+    const int16x2_t a_even = __sxtb16(a4), a_odd = gemm_odd_bytes(a4);
+    const uint32_t w0 = gemm_load_word(pair), w1 = gemm_load_word(pair + kGemmChunk);
+    pair += 2 * kGemmChunk;
+    d0 = __smlad(__sxtb16(w0), a_even, d0);
+    d0 = __smlad(gemm_odd_bytes(w0), a_odd, d0);
+    d1 = __smlad(__sxtb16(w1), a_even, d1);
+    d1 = __smlad(gemm_odd_bytes(w1), a_odd, d1);
+  }
+  s0 = static_cast<uint32_t>(d0);
+  s1 = static_cast<uint32_t>(d1);
+#else
+  while (a != whole_end) {
+    for (int32_t i = 0; i < kGemmChunk; ++i) {
+      const int32_t x = a[i];
+      s0 += static_cast<uint32_t>(pair[i] * x);
+      s1 += static_cast<uint32_t>(pair[kGemmChunk + i] * x);
+    }
+    a += kGemmChunk;
+    pair += 2 * kGemmChunk;
+  }
+#endif
+  const int32_t rest = length - whole;
+  for (int32_t i = 0; i < rest; ++i) {
+    s0 += static_cast<uint32_t>(pair[i] * a[i]);
+    s1 += static_cast<uint32_t>(pair[rest + i] * a[i]);
+  }
+  acc[0] = s0;
+  acc[1] = s1;
+  return pair + 2 * rest;
+}
+
+}  // namespace tinyaot

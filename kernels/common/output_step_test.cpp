@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
+#include "kernels/common/requantize_reference.h"
+
 namespace tinyaot {
 namespace {
 
@@ -51,6 +56,49 @@ TEST(OutputStep, ChannelFormReadsTheChannelAndTheParameters) {
   const ChannelQuant q{4, kHalf, 0};
   EXPECT_EQ((output_step<Rounding::kDouble>(10u, q, Params{-3, -128, 127})), 4);
   EXPECT_EQ((output_step<Rounding::kDouble>(10u, q, Params{-3, 5, 127})), 5);
+}
+
+// TFLite's integer output step as its kernels write it: the requantization
+// of the biased sum, the offset, std::max with act_min then std::min with
+// act_max (int32 additions wrapping as on the hardware).
+int8_t tflite_output_step(Rounding rounding, int32_t acc, int32_t bias, int32_t multiplier,
+                          int32_t shift, int32_t offset, int32_t act_min, int32_t act_max) {
+  const auto wrap_add = [](int32_t a, int32_t b) {
+    return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+  };
+  const int32_t biased = wrap_add(acc, bias);
+  const int32_t scaled = rounding == Rounding::kDouble
+                             ? reference::tflite_double_rounding(biased, multiplier, shift)
+                             : reference::tflite_single_rounding(biased, multiplier, shift);
+  const int32_t value = std::min(std::max(wrap_add(scaled, offset), act_min), act_max);
+  return static_cast<int8_t>(value);
+}
+
+TEST(OutputStep, EqualsTflitesStepOnRandomValues) {
+  struct Params {
+    int32_t output_offset, act_min, act_max;
+  };
+  std::mt19937 rng(8);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  std::uniform_int_distribution<int32_t> small(-(1 << 20), 1 << 20);
+  std::uniform_int_distribution<int32_t> multiplier(0, INT32_MAX);
+  std::uniform_int_distribution<int32_t> shift(-31, 30);
+  std::uniform_int_distribution<int32_t> int8(-128, 127);
+  for (int i = 0; i < 1000000; ++i) {
+    const int32_t acc = (i & 1) ? any(rng) : small(rng);
+    const ChannelQuant q{(i & 2) ? any(rng) : small(rng), multiplier(rng),
+                         (i & 4) ? shift(rng) : -(shift(rng) & 15)};
+    const int32_t a = int8(rng), b = int8(rng);
+    const Params p{int8(rng), std::min(a, b), std::max(a, b)};
+    for (const Rounding rounding : {Rounding::kDouble, Rounding::kSingle}) {
+      const int8_t want = tflite_output_step(rounding, acc, q.bias, q.multiplier, q.shift,
+                                             p.output_offset, p.act_min, p.act_max);
+      const int8_t got = with_rounding(rounding, [&](auto mode) {
+        return output_step<decltype(mode)::value>(static_cast<uint32_t>(acc), q, p);
+      });
+      ASSERT_EQ(got, want) << acc << " " << q.bias << " " << q.multiplier << " " << q.shift;
+    }
+  }
 }
 
 }  // namespace

@@ -60,14 +60,19 @@ inline int32_t wrapping_add(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
-inline int32_t requantize_double(int32_t x, int32_t multiplier, int shift) {
+// TFLite's MultiplyByQuantizedMultiplier, every case written plainly: the
+// left shift wraps like TFLite's x * (1 << shift). The kernels' path for
+// the usual case (requantize below) is tested against these.
+namespace requantize_detail {
+
+inline int32_t double_rounding_any(int32_t x, int32_t multiplier, int shift) {
   const int left = shift > 0 ? shift : 0;
   const int right = shift > 0 ? 0 : -shift;
   return rounding_divide_by_pot(
       saturating_rounding_doubling_high_mul(wrapping_shift_left(x, left), multiplier), right);
 }
 
-inline int32_t requantize_single(int32_t x, int32_t multiplier, int shift) {
+inline int32_t single_rounding_any(int32_t x, int32_t multiplier, int shift) {
   // Valid for shift in [-31, 30]: the compiler clamps multipliers so.
   const int total_shift = 31 - shift;
   const int64_t round = int64_t{1} << (total_shift - 1);
@@ -75,16 +80,110 @@ inline int32_t requantize_single(int32_t x, int32_t multiplier, int shift) {
   return static_cast<int32_t>(result);
 }
 
+// Out of line: inlined into a kernel's loop, the rare case's registers
+// would crowd the usual case's.
+template <Rounding R>
+__attribute__((noinline)) int32_t any_case(int32_t x, int32_t multiplier, int shift) {
+  if constexpr (R == Rounding::kSingle) {
+    return single_rounding_any(x, multiplier, shift);
+  } else {
+    return double_rounding_any(x, multiplier, shift);
+  }
+}
+
+// The usual case: a right shift s = -shift >= 1 and a multiplier m >= 0.
+//
+// Double rounding is gemmlowp's RoundingDivideByPOT(SRDHM(x, m), s) with
+// SRDHM(x, m) = y = floor((x*m + 2^30) / 2^31) (see above). Ties away from
+// zero is floor((y - [y < 0] + 2^(s-1)) / 2^s), and [y < 0] may be
+// replaced by [x < 0] (m >= 0): they differ only when y = 0 > x*m, where
+// floor((2^(s-1) - 1) / 2^s) = 0 = floor(2^(s-1) / 2^s). Floors by
+// integers nest, floor((floor(a / b) + c) / d) = floor((a + c*b) / (b*d)),
+// so with g = y - [x < 0] = floor((x*m + 2^30 - [x < 0] * 2^31) / 2^31):
+//   result = floor((g + 2^(s-1)) / 2^s) = ((g >> (s-1)) + 1) >> 1
+//          = (x*m + 2^30 + (2^(s-1) - [x < 0]) * 2^31) >> (31 + s).
+// Single rounding (TFLITE_SINGLE_ROUNDING) is directly
+//   result = (x*m + 2^(s-1) * 2^31) >> (31 + s),
+// the same with g = floor(x*m / 2^31). |x*m| < 2^62: nothing overflows.
+
+// With a 32x32->64 multiply (Armv7-M, Armv8-M Mainline): the last form,
+// (x*m + k) >> (31 + s) with k = [double] * 2^30 + u * 2^31 and u =
+// 2^(s-1) - [double][x < 0] in [0, 2^30]. As 31 + s >= 32 only the high
+// word of the sum matters, shifted right by s - 1: one SMLAL with k as its
+// accumulator, the constant from the shift and x's sign in five ALU ops.
+template <Rounding R>
+inline int32_t right_shift_by_long_multiply(int32_t x, int32_t m, int shift) {
+  const int s_minus_1 = ~shift;  // in [0, 30]
+  uint32_t u = uint32_t{1} << s_minus_1;
+  if constexpr (R == Rounding::kDouble) u += static_cast<uint32_t>(x >> 31);
+  const uint32_t k_low = (u << 31) | (R == Rounding::kDouble ? uint32_t{1} << 30 : 0);
+  const uint64_t k = (static_cast<uint64_t>(u >> 1) << 32) | k_low;
+  const uint64_t sum = static_cast<uint64_t>(static_cast<int64_t>(x) * m) + k;
+  return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> s_minus_1;
+}
+
+// Without one (Armv6-M, Armv8-M Baseline, where a 64-bit product is a
+// library call): g from the 16-bit halves x = x1*2^16 + x0 and m = m1*2^16
+// + m0 (x0, m0 in [0, 2^16), x1 in [-2^15, 2^15), m1 in [0, 2^15)) with
+// four MULS; every partial sum stays within 32 bits (bounds beside them).
+// Then ((g >> (s-1)) + 1) >> 1.
+inline uint32_t low_half(int32_t x) {
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+  // GCC 12 zero-extends with two shifts on these cores; UXTH is one.
+  uint32_t low;
+  __asm__("uxth %0, %1" : "=l"(low) : "l"(x));
+  return low;
+#else
+  return static_cast<uint16_t>(x);
+#endif
+}
+
+template <Rounding R>
+inline int32_t right_shift_by_halves(int32_t x, int32_t m, int shift) {
+  const uint32_t x0 = low_half(x);
+  const int32_t x1 = x >> 16;
+  const uint32_t m0 = low_half(m);
+  const int32_t m1 = m >> 16;
+  const uint32_t low = x0 * m0;  // <= (2^16 - 1)^2
+  // x*m + [double] * 2^30 = x1*m1 * 2^32 + mid * 2^16 + x0*m1 * 2^16 +
+  // (low mod 2^16), mid in [-2^15 * (2^16 - 1), 2^31 - 2^15 + 2^14).
+  const int32_t mid = x1 * static_cast<int32_t>(m0) + static_cast<int32_t>(low >> 16) +
+                      (R == Rounding::kDouble ? int32_t{1} << 14 : 0);
+  // In [0, 2^31 - 2^15]; it carries into the high word at bit 16.
+  const uint32_t mid2 = low_half(mid) + x0 * static_cast<uint32_t>(m1);
+  int32_t g = 2 * (x1 * m1 + (mid >> 16)) + static_cast<int32_t>(mid2 >> 15);
+  if constexpr (R == Rounding::kDouble) g += x >> 31;
+  return ((g >> ~shift) + 1) >> 1;
+}
+
+template <Rounding R>
+inline int32_t right_shift(int32_t x, int32_t m, int shift) {
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+  return right_shift_by_halves<R>(x, m, shift);
+#else
+  return right_shift_by_long_multiply<R>(x, m, shift);
+#endif
+}
+
+}  // namespace requantize_detail
+
 // TFLite's MultiplyByQuantizedMultiplier in rounding mode R, fixed at
 // compile time: kernels choose the mode once per call (output_step.h), so
-// no element pays a branch on it.
+// no element pays a branch on it. One test and branch selects the usual
+// case (right shift, multiplier >= 0: every weighted operator's).
 template <Rounding R>
 inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
-  if constexpr (R == Rounding::kSingle) {
-    return requantize_single(x, multiplier, shift);
-  } else {
-    return requantize_double(x, multiplier, shift);
-  }
+  if (__builtin_expect((shift & ~multiplier) < 0, 1))
+    return requantize_detail::right_shift<R>(x, multiplier, shift);
+  return requantize_detail::any_case<R>(x, multiplier, shift);
+}
+
+inline int32_t requantize_double(int32_t x, int32_t multiplier, int shift) {
+  return requantize<Rounding::kDouble>(x, multiplier, shift);
+}
+
+inline int32_t requantize_single(int32_t x, int32_t multiplier, int shift) {
+  return requantize<Rounding::kSingle>(x, multiplier, shift);
 }
 
 // The same in a mode known only at run time: for code that runs once per

@@ -5,14 +5,17 @@
 //
 //   -append "[--seed N] [--cases N] [--variant NAME [--case I]]"
 //
-// Prints the seed, one line per variant (cases run and passed) and each
-// failing case with its shape and parameters; exits 0 when every case
-// passed, 1 otherwise, kExitUsage for a bad command line.
+// Prints the seed, the on-core check of the requantization
+// (requantize_check.h; skipped with --variant), one line per variant
+// (cases run and passed) and each failing case with its shape and
+// parameters; exits 0 when every case passed, 1 otherwise, kExitUsage for
+// a bad command line.
 #include <stdint.h>
 #include <string.h>
 
 #include "board.h"
 #include "semihosting.h"
+#include "tests/variant_sweep/requantize_check.h"
 #include "tests/variant_sweep/variant_sweep.h"
 #include "tinyaot/runtime.h"
 
@@ -93,6 +96,19 @@ int main() {
   header.field("cases", options.cases);
   board::print(header.c_str());
 
+  // The output step's arithmetic itself, as compiled for this core: the
+  // sweeps below compare kernels with references that share it.
+  bool requantize_ok = true;
+  if (options.variant == nullptr) {
+    const sweep::RequantizeTally tally =
+        sweep::RequantizeCheck(print_line).run(options.seed, 20 * options.cases);
+    sweep::Text line;
+    line.text("requantize:").field("cases", tally.cases).field("failed", tally.failed);
+    line.text(tally.failed == 0 ? " ok" : " FAILED");
+    board::print(line.c_str());
+    requantize_ok = tally.failed == 0;
+  }
+
   const uint32_t first = options.single_case >= 0 ? uint32_t(options.single_case) : 0;
   const uint32_t count = options.single_case >= 0 ? 1 : options.cases;
   uint32_t variants = 0, failed_variants = 0;
@@ -122,5 +138,5 @@ int main() {
   summary.text("variant-sweep:").field("variants", variants).field("failed", failed_variants);
   board::print(summary.c_str());
   if (variants == 0) board::print("variant-sweep: no variant matched");
-  return failed_variants == 0 && variants != 0 ? 0 : 1;
+  return requantize_ok && failed_variants == 0 && variants != 0 ? 0 : 1;
 }

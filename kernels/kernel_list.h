@@ -54,7 +54,8 @@
   X(depthwise_conv2d_s8_3x3) \
   X(fully_connected_s8_mve) \
   X(fully_connected_s8_dsp) \
-  X(depthwise_conv2d_s8_dsp)
+  X(depthwise_conv2d_s8_dsp) \
+  X(conv2d_s8_window)
 // clang-format on
 
 namespace tinyaot {

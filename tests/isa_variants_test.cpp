@@ -115,12 +115,13 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
   if (op.family == "conv2d") {
     const auto p = params_of<Conv2dParams>(op);
     ASSERT_TRUE(is_conv2d_im2col_case(p)) << label << ": the shared models have no grouped conv";
-    if (isa == IsaClass::kScalar) {
-      EXPECT_EQ(op.kernel, is_conv2d_1x1_case(p) ? "conv2d_s8_1x1" : "conv2d_s8_ref") << label;
-      EXPECT_EQ(op.scratch_bytes, 0u) << label;
-    } else if (isa == IsaClass::kDsp && is_conv2d_1x1_case(p)) {
-      // Same inner loop as the DSP one, without the window copy or scratch.
+    if (is_conv2d_1x1_case(p) && isa != IsaClass::kMve) {
+      // No window arithmetic, no copy, no scratch.
       EXPECT_EQ(op.kernel, "conv2d_s8_1x1") << label;
+      EXPECT_EQ(op.scratch_bytes, 0u) << label;
+    } else if (op.kernel == "conv2d_s8_window" || op.kernel == "conv2d_s8_1x1") {
+      // The blocked kernels read the input where it lies: never the
+      // reference, on any core, and no scratch.
       EXPECT_EQ(op.scratch_bytes, 0u) << label;
     } else if (isa == IsaClass::kDsp) {
       EXPECT_EQ(op.kernel, "conv2d_s8_im2col_dsp") << label;

@@ -43,5 +43,9 @@ extern const KernelDescriptor kernel_conv2d_s8_ref;
 extern const KernelDescriptor kernel_conv2d_s8_1x1;
 extern const KernelDescriptor kernel_conv2d_s8_im2col_dsp;
 extern const KernelDescriptor kernel_conv2d_s8_im2col_mve;
+//   conv2d_s8_window: ungrouped, any window; no scratch; weights interleaved
+//     by channel pair, the offset folded into the bias, a fourth operand
+//     holding input_depth copies of the input zero point.
+extern const KernelDescriptor kernel_conv2d_s8_window;
 
 }  // namespace tinyaot

@@ -129,14 +129,31 @@ inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32
 // Variants whose ChannelQuant bias carries input_offset * (sum of the
 // channel's weights), so that their inner loop multiplies raw inputs.
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
-  return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve;
+  return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve ||
+         kernel == &kernel_conv2d_s8_window;
+}
+
+// Variants that take a fourth operand: input_depth copies of the input
+// zero point, read for a tap outside the input.
+inline bool conv2d_variant_takes_pad_row(const KernelDescriptor* kernel) {
+  return kernel == &kernel_conv2d_s8_window;
+}
+
+// The pad row the loader must see: a constant of input_depth bytes, each
+// the zero point (-input_offset), so that its taps contribute nothing.
+inline bool is_conv2d_pad_row(const Conv2dParams& p, const OperandView& pad) {
+  if (pad.constant == nullptr || pad.bytes != static_cast<uint32_t>(p.input_depth)) return false;
+  const auto* bytes = static_cast<const int8_t*>(pad.constant);
+  for (int32_t c = 0; c < p.input_depth; ++c)
+    if (bytes[c] != -p.input_offset) return false;
+  return true;
 }
 
 // The segment length of the interleaved weight layout a variant reads
 // (interleave_row_pairs in gemm_blocks.h), or 0 for the model's
 // [output_depth, filter_h, filter_w, filter_depth] order.
 inline int32_t conv2d_weight_segment(const KernelDescriptor* kernel, const Conv2dParams& p) {
-  if (kernel == &kernel_conv2d_s8_1x1) return p.input_depth;
+  if (kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_window) return p.input_depth;
   return 0;
 }
 

@@ -66,7 +66,7 @@ TEST(Conv2dVariants, KernelRefusesShortScratch) {
     const uint32_t need = kernel->scratch_bytes(&c.p);
     ASSERT_GT(need, 0u);
     const sweep::Operands o =
-        sweep::operands_for(g_workspace, c, g_workspace.variant_quant, g_workspace.actual);
+        sweep::operands_for(kernel, g_workspace, c, g_workspace.variant_quant, g_workspace.actual);
     std::memset(g_workspace.scratch, 0xCD, need);
     for (const Operand scratch : {Operand{g_workspace.scratch, need - 1}, Operand{nullptr, 0}}) {
       const KernelArgs args{&c.p, o.inputs, 3, o.outputs, 1, scratch, Rounding::kDouble};
@@ -112,17 +112,46 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, grouped), Status::kBadParams);
 }
 
-// A CONV_2D program for a DSP core, compiled from the shared single-op
-// model; empty when ../shared is absent.
+// The window variant reads its fourth operand for every tap outside the
+// input: the loader must see a constant of input_depth zero points, or a
+// corrupt program would add the wrong values to the accumulators.
+TEST(Conv2dVariants, WindowVariantRefusesAPadRowOtherThanTheZeroPoint) {
+  const KernelDescriptor& window = kernel_conv2d_s8_window;
+  const sweep::Case c = drawn_case(window, 0);
+  sweep::Operands o =
+      sweep::operands_for(&window, g_workspace, c, g_workspace.variant_quant, g_workspace.actual);
+  ASSERT_EQ(o.num_inputs, 4u);
+  const auto check = [&](uint32_t num_inputs) {
+    return sweep::validate_operation(window, &c.p, o.inputs, num_inputs, o.outputs);
+  };
+  EXPECT_EQ(check(4), Status::kOk);
+  EXPECT_EQ(check(3), Status::kBadParams);  // no pad row
+  int8_t* pad = g_workspace.pad_row;
+  pad[c.p.conv.input_depth - 1] ^= 1;  // one byte off the zero point
+  EXPECT_EQ(check(4), Status::kBadParams);
+  pad[c.p.conv.input_depth - 1] ^= 1;
+  o.inputs[3].bytes -= 1;  // one zero point short
+  EXPECT_EQ(check(4), Status::kBadParams);
+  o.inputs[3].bytes += 1;
+  ASSERT_EQ(check(4), Status::kOk);
+  Conv2dParams grouped = c.p.conv;  // the window variant is ungrouped only
+  grouped.filter_depth = 1;
+  if (grouped.input_depth > 1)
+    EXPECT_EQ(sweep::validate_operation(window, &grouped, o.inputs, 4, o.outputs),
+              Status::kBadParams);
+}
+
+// A program for a DSP or MVE core whose first CONV_2D (10x4 over one
+// channel: the im2col variants win there) has scratch, compiled from a
+// shared model; empty when ../shared is absent.
 std::vector<uint8_t> compile_conv_program(Core core) {
   const auto shared = test::shared_dir();
   if (!shared) return {};
-  const auto tflite =
-      test::read_file(*shared + "/golden-ops/op_conv_3x3_relu6/op_conv_3x3_relu6.tflite");
+  const auto tflite = test::read_file(*shared + "/models/kws_ref_model.tflite");
   CompileOptions options;
   options.target.core = core;
   options.target.isa = core_isa(core);
-  // A lone convolution's scratch is always on the peak: keep the variant.
+  // Keep the variant even where its scratch is on the peak.
   options.prefer_speed = true;
   return compile_model(tflite.data(), tflite.size(), options).program;
 }

@@ -67,6 +67,14 @@ inline int16x2_t gemm_odd_bytes(uint32_t x) {
 }
 #endif
 
+// Four products of two inputs and two weights into the 2x2 sums (wrapping).
+inline void gemm_mac_2x2(int32_t x, int32_t y, int32_t w0, int32_t w1, uint32_t* s) {
+  s[0] += static_cast<uint32_t>(w0 * x);
+  s[1] += static_cast<uint32_t>(w0 * y);
+  s[2] += static_cast<uint32_t>(w1 * x);
+  s[3] += static_cast<uint32_t>(w1 * y);
+}
+
 // acc[0] += w0 . a, acc[1] += w0 . b, acc[2] += w1 . a, acc[3] += w1 . b
 // over `length` values, w0 and w1 interleaved at `pair` (2 * length bytes).
 // Returns the pair's next segment.
@@ -127,31 +135,16 @@ inline const int8_t* gemm_block_2x2(const int8_t* pair, const int8_t* a, const i
   // Scalar Armv7-M: four sums in registers, one LDRSB per operand, MLA.
   uint32_t s[4] = {acc[0], acc[1], acc[2], acc[3]};
   while (a != whole_end) {
-#define TINYAOT_GEMM_MAC4(i)                                                   \
-  {                                                                            \
-    const int32_t x = a[i], y = b[i], w0 = pair[i], w1 = pair[kGemmChunk + i]; \
-    s[0] += static_cast<uint32_t>(w0 * x);                                     \
-    s[1] += static_cast<uint32_t>(w0 * y);                                     \
-    s[2] += static_cast<uint32_t>(w1 * x);                                     \
-    s[3] += static_cast<uint32_t>(w1 * y);                                     \
-  }
-    TINYAOT_GEMM_MAC4(0)
-    TINYAOT_GEMM_MAC4(1)
-    TINYAOT_GEMM_MAC4(2) TINYAOT_GEMM_MAC4(3)
-#undef TINYAOT_GEMM_MAC4
-        a += kGemmChunk;
+#pragma GCC unroll 4
+    for (int32_t i = 0; i < kGemmChunk; ++i)
+      gemm_mac_2x2(a[i], b[i], pair[i], pair[kGemmChunk + i], s);
+    a += kGemmChunk;
     b += kGemmChunk;
     pair += 2 * kGemmChunk;
   }
 #endif
   const int32_t rest = length - whole;
-  for (int32_t i = 0; i < rest; ++i) {
-    const int32_t x = a[i], y = b[i], w0 = pair[i], w1 = pair[rest + i];
-    s[0] += static_cast<uint32_t>(w0 * x);
-    s[1] += static_cast<uint32_t>(w0 * y);
-    s[2] += static_cast<uint32_t>(w1 * x);
-    s[3] += static_cast<uint32_t>(w1 * y);
-  }
+  for (int32_t i = 0; i < rest; ++i) gemm_mac_2x2(a[i], b[i], pair[i], pair[rest + i], s);
   for (int32_t i = 0; i < 4; ++i) acc[i] = s[i];
   return pair + 2 * rest;
 }

@@ -71,6 +71,7 @@ struct Workspace {
   alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kGuardBytes];
   alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kGuardBytes];
   alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kGuardBytes];
+  alignas(16) int8_t pad_row[kMaxInputBytes];  // zero points, for variants that read them
 };
 
 // The operator families with variants, each checked against its reference.
@@ -304,12 +305,12 @@ inline void push_accumulators_to_wrap(Random& r, Case* c, Workspace& ws) {
 // per-channel constants are program constants (their contents visible),
 // the input and the output live in the arena.
 inline Status validate_operation(const KernelDescriptor& kernel, const void* params,
-                                 const Operand* inputs, const Operand* outputs) {
-  const OperandView in[3] = {{nullptr, inputs[0].bytes},
-                             {inputs[1].data, inputs[1].bytes},
-                             {inputs[2].data, inputs[2].bytes}};
+                                 const Operand* inputs, uint32_t num_inputs,
+                                 const Operand* outputs) {
+  OperandView in[4] = {{nullptr, inputs[0].bytes}};
+  for (uint32_t i = 1; i < num_inputs; ++i) in[i] = {inputs[i].data, inputs[i].bytes};
   const OperandView out[1] = {{nullptr, outputs[0].bytes}};
-  return kernel.validate(params, in, 3, out, 1);
+  return kernel.validate(params, in, num_inputs, out, 1);
 }
 
 inline uint32_t scratch_need(const KernelDescriptor& kernel, const Case& c) {
@@ -320,7 +321,8 @@ inline uint32_t scratch_need(const KernelDescriptor& kernel, const Case& c) {
 // guard), its constants `quant`: the reference's (ws.quant) with the
 // reference's weights, the variant's (ws.variant_quant) with the variant's.
 struct Operands {
-  Operand inputs[3];
+  Operand inputs[4];
+  uint32_t num_inputs;
   Operand outputs[1];
 };
 
@@ -328,11 +330,18 @@ inline int8_t* filter_for(Workspace& ws, const ChannelQuant* quant) {
   return quant == ws.variant_quant ? ws.variant_filter : ws.filter;
 }
 
-inline Operands operands_for(Workspace& ws, const Case& c, ChannelQuant* quant, uint8_t* output) {
+inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, const Case& c,
+                             ChannelQuant* quant, uint8_t* output) {
   Operands o;
   o.inputs[0] = {ws.input, c.input_bytes};
   o.inputs[1] = {filter_for(ws, quant), c.filter_bytes};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
+  o.num_inputs = 3;
+  if (c.family == Family::kConv2d && quant == ws.variant_quant &&
+      conv2d_variant_takes_pad_row(variant)) {
+    o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
+    o.num_inputs = 4;
+  }
   o.outputs[0] = {output + kGuardBytes, c.output_bytes};
   return o;
 }
@@ -385,7 +394,7 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
   memset(output + kGuardBytes, fill, c.output_bytes);
   memset(ws.scratch, kGuardPattern, kGuardBytes + need + kGuardBytes);
   memset(ws.scratch + kGuardBytes, kScratchFill, need);
-  const Operands o = operands_for(ws, c, quant, output);
+  const Operands o = operands_for(&kernel, ws, c, quant, output);
   const int8_t* filter = filter_for(ws, quant);
   const uint32_t inputs_before = checksum(ws.input, c.input_bytes) ^
                                  checksum(filter, c.filter_bytes) ^
@@ -393,7 +402,7 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
   KernelArgs args;
   args.params = &c.p;
   args.inputs = o.inputs;
-  args.num_inputs = 3;
+  args.num_inputs = o.num_inputs;
   args.outputs = o.outputs;
   args.num_outputs = 1;
   args.scratch = {need != 0 ? ws.scratch + kGuardBytes : nullptr, need};
@@ -481,6 +490,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
   else
     memcpy(ws.variant_filter, ws.filter, c.filter_bytes);
   memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));
+  if (c.family == Family::kConv2d && conv2d_variant_takes_pad_row(&variant))
+    memset(ws.pad_row, -c.input_offset, uint32_t(c.p.conv.input_depth));
   if (folds_input_offset(variant, c.family))
     fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,
                       c.input_offset);
@@ -502,15 +513,17 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
     draw_bytes(r, ws.filter, c->filter_bytes);
     for (uint32_t o = 0; o < c->channels; ++o) ws.quant[o] = draw_channel_quant(r);
     if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
-    const Operands ref = operands_for(ws, *c, ws.quant, ws.expected);
-    const Status ref_status = validate_operation(*reference, &c->p, ref.inputs, ref.outputs);
+    const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
+    const Status ref_status =
+        validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
     if (ref_status != Status::kOk) {
       detail->text(" status ").text(status_name(ref_status));
       return "the reference refuses a drawn case";
     }
     set_variant_quant(variant, *c, ws);
-    const Operands o = operands_for(ws, *c, ws.variant_quant, ws.actual);
-    if (validate_operation(variant, &c->p, o.inputs, o.outputs) == Status::kOk) return nullptr;
+    const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
+    if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) == Status::kOk)
+      return nullptr;
   }
   return "no drawn shape passes the variant's validate";
 }

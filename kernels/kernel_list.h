@@ -55,7 +55,8 @@
   X(fully_connected_s8_mve) \
   X(fully_connected_s8_dsp) \
   X(depthwise_conv2d_s8_dsp) \
-  X(conv2d_s8_window)
+  X(conv2d_s8_window) \
+  X(depthwise_conv2d_s8_scalar)
 // clang-format on
 
 namespace tinyaot {

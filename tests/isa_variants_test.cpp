@@ -132,12 +132,9 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
     }
   } else if (op.family == "depthwise_conv2d") {
     const auto p = params_of<DepthwiseConv2dParams>(op);
-    if (isa != IsaClass::kScalar && is_depthwise_dsp_case(p))
-      EXPECT_EQ(op.kernel, "depthwise_conv2d_s8_dsp") << label;
-    else
-      EXPECT_EQ(op.kernel,
-                is_depthwise_3x3_case(p) ? "depthwise_conv2d_s8_3x3" : "depthwise_conv2d_s8_ref")
-          << label;
+    const char* scalar =
+        is_depthwise_3x3_case(p) ? "depthwise_conv2d_s8_3x3" : "depthwise_conv2d_s8_scalar";
+    EXPECT_EQ(op.kernel, isa == IsaClass::kScalar ? scalar : "depthwise_conv2d_s8_dsp") << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   } else if (op.family == "fully_connected") {
     EXPECT_EQ(op.kernel, isa == IsaClass::kMve   ? "fully_connected_s8_mve"

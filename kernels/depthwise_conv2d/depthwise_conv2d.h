@@ -36,10 +36,14 @@ extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
 // (is_depthwise_3x3_case); same operands, no scratch.
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_3x3;
 
-// DSP cores: depth multiplier 1, any filter, stride, padding and dilation
-// (is_depthwise_dsp_case); no scratch; same operands but the weights, which
-// the compiler stores in the order its loop reads them
-// (order_depthwise_dsp_weights in depthwise_conv2d_cases.h).
+// DSP cores: any filter, stride, padding, dilation and depth multiplier;
+// no scratch; same operands but the weights, which the compiler widens to
+// int16 and stores in the order its loops read them (the layout in
+// depthwise_conv2d_cases.h, twice the model's bytes).
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_dsp;
+
+// Any core: any filter, stride, padding, dilation and depth multiplier;
+// the reference's operands, no scratch.
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_scalar;
 
 }  // namespace tinyaot

@@ -13,11 +13,13 @@
 
 namespace tinyaot {
 
-// Operand sizes and value ranges every variant needs; the reference
-// kernel's validate is exactly this.
+// Operand sizes and value ranges every variant needs, the weights taking
+// `weight_bytes` bytes each (1: int8, 2: widened to int16 by the
+// compiler); the reference kernel's validate is exactly this with 1.
 inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
                                                  const OperandView* inputs, uint32_t num_inputs,
-                                                 const OperandView* outputs, uint32_t num_outputs) {
+                                                 const OperandView* outputs, uint32_t num_outputs,
+                                                 int32_t weight_bytes = 1) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
   if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
@@ -27,10 +29,10 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   if (!checked_mul(p.input_depth, p.depth_multiplier, &output_depth)) return Status::kBadParams;
   const int32_t depth = static_cast<int32_t>(output_depth);
   const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
-  const int32_t filter_dims[] = {p.filter_h, p.filter_w, depth};
+  const int32_t filter_dims[] = {p.filter_h, p.filter_w, depth, weight_bytes};
   const int32_t output_dims[] = {p.batches, p.output_h, p.output_w, depth};
   const int64_t input_size = checked_elements(input_dims, 4);
-  const int64_t filter_size = checked_elements(filter_dims, 3);
+  const int64_t filter_size = checked_elements(filter_dims, 4);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
   if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
@@ -48,42 +50,99 @@ inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
          p.dilation_w == 1;
 }
 
-// Depth multiplier 1 (output channel c reads input channel c), any filter,
-// stride, padding and dilation: the DSP variant's four-channel groups.
-inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
-  return p.depth_multiplier == 1;
-}
-
-// The DSP variant's weight layout, in the order its loop reads them: the
-// channels in groups of four, each group's taps [filter_h][filter_w][4]
-// one group after the other, then the channels past the last group as
-// [filter_h][filter_w][input_depth % 4]. Same size as the model's
-// [filter_h][filter_w][input_depth]; `tap` is ky * filter_w + kx.
+// The DSP variant's weight layout, in the order its loops read them,
+// each weight widened to int16 at compile time. Output channel o =
+// c * depth_multiplier + m. Three kinds of blocks, one after the other:
+//  - channel groups: for each m, the input channels in groups of four
+//    (c = 4g .. 4g+3): per tap two words, (w[c0], w[c2]) and (w[c1],
+//    w[c3]) of output channels c * M + m, the halves SXTAB16 gives the
+//    input in;
+//  - multiplier groups: for each input channel past the last group of
+//    four, its multipliers in groups of four, the same two words per tap
+//    for outputs (o0, o2) and (o1, o3);
+//  - singles: those channels' last depth_multiplier % 4 outputs, one
+//    int16 per tap.
+// Each block holds its taps [filter_h][filter_w] in order. The whole is
+// twice the model's [filter_h][filter_w][output_depth] int8 bytes.
 constexpr int32_t kDepthwiseDspGroup = 4;
 
-inline int32_t depthwise_dsp_weight_position(int32_t taps, int32_t depth, int32_t tap,
-                                             int32_t channel) {
-  const int32_t grouped = depth - depth % kDepthwiseDspGroup;
-  if (channel < grouped) {
-    const int32_t lane = channel % kDepthwiseDspGroup;
-    return (channel - lane) * taps + tap * kDepthwiseDspGroup + lane;
-  }
-  return grouped * taps + tap * (depth - grouped) + channel - grouped;
+struct DepthwiseDspLayout {
+  int32_t taps;
+  int32_t multiplier;
+  int32_t groups;         // channel groups per multiplier
+  int32_t rest;           // input channels past the last group
+  int32_t mult_groups;    // multiplier groups per rest channel
+  int32_t singles;        // single outputs per rest channel
+  int32_t group_bytes;    // one group's block: taps * 2 words
+  int32_t channel_end;    // byte offset of the first multiplier group
+  int32_t singles_start;  // byte offset of the first single
+};
+
+inline DepthwiseDspLayout depthwise_dsp_layout(const DepthwiseConv2dParams& p) {
+  DepthwiseDspLayout l;
+  l.taps = p.filter_h * p.filter_w;
+  l.multiplier = p.depth_multiplier;
+  l.groups = p.input_depth / kDepthwiseDspGroup;
+  l.rest = p.input_depth % kDepthwiseDspGroup;
+  l.mult_groups = p.depth_multiplier / kDepthwiseDspGroup;
+  l.singles = p.depth_multiplier % kDepthwiseDspGroup;
+  l.group_bytes = l.taps * 8;
+  l.channel_end = l.multiplier * l.groups * l.group_bytes;
+  l.singles_start = l.channel_end + l.rest * l.mult_groups * l.group_bytes;
+  return l;
 }
 
-// Model-order weights into that layout (`ordered` as large as `model`).
+// Half of a group's tap record lane j (0..3) of the group lands in: the
+// first word holds lanes 0 and 2, the second 1 and 3.
+inline int32_t depthwise_dsp_lane_half(int32_t lane) { return (lane & 1) * 2 + (lane >> 1); }
+
+// Byte offset of output channel o's weight at `tap` in that layout.
+inline int32_t depthwise_dsp_weight_offset(const DepthwiseDspLayout& l, int32_t o, int32_t tap) {
+  const int32_t c = o / l.multiplier, m = o % l.multiplier;
+  const int32_t grouped = l.groups * kDepthwiseDspGroup;
+  if (c < grouped) {
+    const int32_t block = m * l.groups + c / kDepthwiseDspGroup;
+    return block * l.group_bytes + tap * 8 + depthwise_dsp_lane_half(c % kDepthwiseDspGroup) * 2;
+  }
+  const int32_t r = c - grouped;
+  if (m < l.mult_groups * kDepthwiseDspGroup) {
+    const int32_t block = r * l.mult_groups + m / kDepthwiseDspGroup;
+    return l.channel_end + block * l.group_bytes + tap * 8 +
+           depthwise_dsp_lane_half(m % kDepthwiseDspGroup) * 2;
+  }
+  const int32_t single = r * l.singles + m - l.mult_groups * kDepthwiseDspGroup;
+  return l.singles_start + (single * l.taps + tap) * 2;
+}
+
+// Model-order int8 weights [filter_h][filter_w][output_depth] into that
+// layout, little-endian int16 (`ordered`: twice the model's bytes).
 inline void order_depthwise_dsp_weights(const DepthwiseConv2dParams& p, const int8_t* model,
                                         int8_t* ordered) {
-  const int32_t taps = p.filter_h * p.filter_w;
-  const int32_t depth = p.input_depth;
-  for (int32_t tap = 0; tap < taps; ++tap)
-    for (int32_t c = 0; c < depth; ++c)
-      ordered[depthwise_dsp_weight_position(taps, depth, tap, c)] = model[tap * depth + c];
+  const DepthwiseDspLayout l = depthwise_dsp_layout(p);
+  const int32_t depth = p.input_depth * p.depth_multiplier;
+  for (int32_t tap = 0; tap < l.taps; ++tap)
+    for (int32_t o = 0; o < depth; ++o) {
+      const int32_t at = depthwise_dsp_weight_offset(l, o, tap);
+      const int32_t w = model[tap * depth + o];
+      ordered[at] = static_cast<int8_t>(w);                   // low byte
+      ordered[at + 1] = static_cast<int8_t>(w < 0 ? -1 : 0);  // sign
+    }
 }
 
-// Variants that take their weights in the DSP layout above.
-inline bool depthwise_variant_orders_weights(const KernelDescriptor* kernel) {
-  return kernel == &kernel_depthwise_conv2d_s8_dsp;
+// Bytes per weight of `kernel`'s weight operand (the DSP layout widens).
+inline int32_t depthwise_weight_bytes(const KernelDescriptor* kernel) {
+  return kernel == &kernel_depthwise_conv2d_s8_dsp ? 2 : 1;
+}
+
+// The weights in `kernel`'s layout (`ordered`: depthwise_weight_bytes
+// times the model's bytes); false when it takes the model's order.
+inline bool order_depthwise_weights(const KernelDescriptor* kernel, const DepthwiseConv2dParams& p,
+                                    const int8_t* model, int8_t* ordered) {
+  if (kernel == &kernel_depthwise_conv2d_s8_dsp) {
+    order_depthwise_dsp_weights(p, model, ordered);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace tinyaot

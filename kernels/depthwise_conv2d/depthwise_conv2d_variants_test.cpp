@@ -1,7 +1,7 @@
-// DEPTHWISE_CONV_2D's 3x3 and DSP variants, beyond the random sweep every
-// variant gets against the reference (tests/variant_sweep/, on the host
-// and on each emulated core): no scratch, shapes outside their case
-// refused, and the DSP variant's weight order.
+// DEPTHWISE_CONV_2D's 3x3, scalar and DSP variants, beyond the random
+// sweep every variant gets against the reference (tests/variant_sweep/, on
+// the host and on each emulated core): no scratch, shapes outside their
+// case refused, and the DSP variant's weight order.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -19,10 +19,11 @@ sweep::Workspace g_workspace;
 
 int32_t output_depth(const DepthwiseConv2dParams& p) { return p.input_depth * p.depth_multiplier; }
 
-Status validate_with(const KernelDescriptor& kernel, const DepthwiseConv2dParams& p) {
+Status validate_with(const KernelDescriptor& kernel, const DepthwiseConv2dParams& p,
+                     uint32_t weight_bytes = 1) {
   const uint32_t depth = uint32_t(output_depth(p));
   const uint32_t in[3] = {uint32_t(p.batches * p.input_h * p.input_w * p.input_depth),
-                          uint32_t(p.filter_h * p.filter_w) * depth,
+                          uint32_t(p.filter_h * p.filter_w) * depth * weight_bytes,
                           uint32_t(depth * sizeof(ChannelQuant))};
   const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w) * depth};
   return test::validate_sizes_with_unit_quants(kernel, &p, in, 3, out, 1);
@@ -62,37 +63,70 @@ TEST(DepthwiseConv2dVariants, Filter3x3RefusesOtherShapes) {
   EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_3x3, wide), Status::kBadParams);
 }
 
-TEST(DepthwiseConv2dVariants, DspNeedsNoScratchAndRefusesMultipliers) {
+TEST(DepthwiseConv2dVariants, DspAndScalarNeedNoScratchAndTakeAnyMultiplier) {
   EXPECT_EQ(kernel_depthwise_conv2d_s8_dsp.scratch_bytes, nullptr);
   EXPECT_EQ(kernel_depthwise_conv2d_s8_dsp.isa, IsaClass::kDsp);
-  sweep::Case c;
-  sweep::Text detail;
-  ASSERT_EQ(sweep::draw_case(kernel_depthwise_conv2d_s8_dsp, sweep::kDefaultSeed, 0, g_workspace,
-                             &c, &detail),
-            nullptr)
-      << detail.c_str();
-  const DepthwiseConv2dParams& base = c.p.depthwise;
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, base), Status::kOk);
-  DepthwiseConv2dParams multiplied = base;
-  multiplied.depth_multiplier = 2;
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_ref, multiplied), Status::kOk);
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, multiplied), Status::kBadParams);
+  EXPECT_EQ(kernel_depthwise_conv2d_s8_scalar.scratch_bytes, nullptr);
+  EXPECT_EQ(kernel_depthwise_conv2d_s8_scalar.isa, IsaClass::kScalar);
+  DepthwiseConv2dParams p{};
+  p.batches = 1;
+  p.input_h = p.input_w = 5;
+  p.input_depth = 3;
+  p.depth_multiplier = 6;
+  p.filter_h = 2;
+  p.filter_w = 3;
+  p.output_h = 4;
+  p.output_w = 3;
+  p.stride_h = p.stride_w = 1;
+  p.dilation_h = 1;
+  p.dilation_w = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_scalar, p), Status::kOk);
+  // The DSP variant's weights are int16: the model's byte count is refused.
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p), Status::kBadParams);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p, 2), Status::kOk);
 }
 
-// Groups of four channels, each [ky][kx][4], then the rest [ky][kx][rest]:
-// 2x2 taps of 6 channels, written out by hand.
-TEST(DepthwiseConv2dVariants, DspWeightOrder) {
+// Little-endian int16 at byte offset `at`.
+int32_t int16_at(const std::vector<int8_t>& bytes, size_t at) {
+  return static_cast<int16_t>(uint16_t(uint8_t(bytes[at])) | uint16_t(uint8_t(bytes[at + 1])) << 8);
+}
+
+// 6 input channels, multiplier 1, one row of 2 taps: one channel group
+// (per tap the words (c0, c2), (c1, c3)), then the two rest channels as a
+// multiplier has no group of four: singles, each channel's taps together.
+TEST(DepthwiseConv2dVariants, DspWeightOrderChannelGroupsThenSingles) {
   DepthwiseConv2dParams p{};
-  p.filter_h = 2;
+  p.filter_h = 1;
   p.filter_w = 2;
   p.input_depth = 6;
   p.depth_multiplier = 1;
-  std::vector<int8_t> model(24), ordered(24, -1);
-  for (int32_t i = 0; i < 24; ++i) model[i] = static_cast<int8_t>(i);  // tap * 6 + channel
+  std::vector<int8_t> model(12), ordered(24, 99);
+  for (int32_t i = 0; i < 12; ++i) model[i] = static_cast<int8_t>(i - 6);  // tap * 6 + o - 6
   order_depthwise_dsp_weights(p, model.data(), ordered.data());
-  const std::vector<int8_t> expected = {0,  1,  2,  3,  6, 7, 8,  9,  12, 13, 14, 15,
-                                        18, 19, 20, 21, 4, 5, 10, 11, 16, 17, 22, 23};
-  EXPECT_EQ(ordered, expected);
+  std::vector<int32_t> halves;
+  for (size_t at = 0; at < ordered.size(); at += 2) halves.push_back(int16_at(ordered, at));
+  const std::vector<int32_t> expected = {-6, -4, -5, -3, 0, 2, 1, 3,  // group: tap 0, tap 1
+                                         -2, 4,  -1, 5};              // channel 4, channel 5
+  EXPECT_EQ(halves, expected);
+}
+
+// 1 input channel, multiplier 5, one tap: the first four outputs a
+// multiplier group (words (o0, o2), (o1, o3)), the fifth a single.
+TEST(DepthwiseConv2dVariants, DspWeightOrderMultiplierGroups) {
+  DepthwiseConv2dParams p{};
+  p.filter_h = 1;
+  p.filter_w = 1;
+  p.input_depth = 1;
+  p.depth_multiplier = 5;
+  const std::vector<int8_t> model = {10, 11, 12, 13, -14};
+  std::vector<int8_t> ordered(10, 99);
+  order_depthwise_dsp_weights(p, model.data(), ordered.data());
+  std::vector<int32_t> halves;
+  for (size_t at = 0; at < ordered.size(); at += 2) halves.push_back(int16_at(ordered, at));
+  const std::vector<int32_t> expected = {10, 12, 11, 13, -14};
+  EXPECT_EQ(halves, expected);
 }
 
 }  // namespace

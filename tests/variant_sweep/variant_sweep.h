@@ -108,6 +108,8 @@ struct Case {
     FullyConnectedParams fc;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
+  // The weights' bytes in the variant's layout.
+  uint32_t variant_filter_bytes = 0;
   int32_t row_length = 0;  // weights per output channel, for a folded bias
   int32_t input_offset = 0;
 };
@@ -196,7 +198,9 @@ inline bool draw_depthwise(Random& r, Case* c) {
   p.batches = r.one_in(4) ? 2 : 1;
   p.filter_h = mobilenet ? 3 : r.uniform(1, 4);
   p.filter_w = mobilenet ? 3 : r.uniform(1, 4);
-  p.depth_multiplier = mobilenet ? 1 : r.uniform(1, 3);
+  // Now and then past 4 (the DSP variant's groups of four outputs of one
+  // channel) and past 16 (the scalar variant's block).
+  p.depth_multiplier = mobilenet ? 1 : r.one_in(4) ? r.pick({4, 5, 7, 8, 17, 20}) : r.uniform(1, 3);
   const int32_t max_dilation = mobilenet ? 1 : 2;
   if (!draw_axis(r, 8, p.filter_h, 3, max_dilation, true, &p.input_h, &p.stride_h, &p.dilation_h,
                  &p.pad_top, &p.output_h) ||
@@ -330,11 +334,15 @@ inline int8_t* filter_for(Workspace& ws, const ChannelQuant* quant) {
   return quant == ws.variant_quant ? ws.variant_filter : ws.filter;
 }
 
+inline uint32_t filter_bytes_for(const Workspace& ws, const Case& c, const ChannelQuant* quant) {
+  return quant == ws.variant_quant ? c.variant_filter_bytes : c.filter_bytes;
+}
+
 inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, const Case& c,
                              ChannelQuant* quant, uint8_t* output) {
   Operands o;
   o.inputs[0] = {ws.input, c.input_bytes};
-  o.inputs[1] = {filter_for(ws, quant), c.filter_bytes};
+  o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
   o.num_inputs = 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
@@ -365,7 +373,8 @@ inline void fence_unused(Workspace& ws, const Case& c, ChannelQuant* quant, uint
                          uint32_t scratch_bytes, bool fence) {
   if (ws.fence == nullptr) return;
   ws.fence(ws.input + c.input_bytes, kMaxInputBytes - c.input_bytes, fence);
-  ws.fence(filter_for(ws, quant) + c.filter_bytes, kMaxFilterBytes - c.filter_bytes, fence);
+  const uint32_t filter_bytes = filter_bytes_for(ws, c, quant);
+  ws.fence(filter_for(ws, quant) + filter_bytes, kMaxFilterBytes - filter_bytes, fence);
   ws.fence(quant + c.channels, uint32_t((kMaxChannels - c.channels) * sizeof(ChannelQuant)), fence);
   ws.fence(output, kGuardBytes, fence);
   ws.fence(output + kGuardBytes + c.output_bytes, kGuardBytes, fence);
@@ -396,8 +405,9 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
   memset(ws.scratch + kGuardBytes, kScratchFill, need);
   const Operands o = operands_for(&kernel, ws, c, quant, output);
   const int8_t* filter = filter_for(ws, quant);
+  const uint32_t filter_bytes = filter_bytes_for(ws, c, quant);
   const uint32_t inputs_before = checksum(ws.input, c.input_bytes) ^
-                                 checksum(filter, c.filter_bytes) ^
+                                 checksum(filter, filter_bytes) ^
                                  checksum(quant, c.channels * sizeof(ChannelQuant));
   KernelArgs args;
   args.params = &c.p;
@@ -420,7 +430,7 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
              !all_bytes(ws.scratch + kGuardBytes + need, kGuardBytes, kGuardPattern)) {
     check->problem = "wrote outside its scratch";
     check->detail.field("scratch", need);
-  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(filter, c.filter_bytes) ^
+  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(filter, filter_bytes) ^
               checksum(quant, c.channels * sizeof(ChannelQuant))) != inputs_before) {
     check->problem = "changed an input";
   }
@@ -482,8 +492,9 @@ struct CaseOutcome {
 // and ws.filter: the input offset's share folded in, the weights put in the
 // variant's order, where the variant wants it (the lowerings' predicates).
 inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Workspace& ws) {
-  if (c.family == Family::kDepthwiseConv2d && depthwise_variant_orders_weights(&variant))
-    order_depthwise_dsp_weights(c.p.depthwise, ws.filter, ws.variant_filter);
+  if (c.family == Family::kDepthwiseConv2d &&
+      order_depthwise_weights(&variant, c.p.depthwise, ws.filter, ws.variant_filter))
+    ;  // in the variant's layout
   else if (c.family == Family::kConv2d && conv2d_weight_segment(&variant, c.p.conv) > 0)
     interleave_row_pairs(ws.filter, int32_t(c.channels), c.row_length,
                          conv2d_weight_segment(&variant, c.p.conv), ws.variant_filter);
@@ -520,6 +531,10 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
       detail->text(" status ").text(status_name(ref_status));
       return "the reference refuses a drawn case";
     }
+    c->variant_filter_bytes = c->filter_bytes;
+    if (family == Family::kDepthwiseConv2d)
+      c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
+    if (c->variant_filter_bytes > kMaxFilterBytes) continue;
     set_variant_quant(variant, *c, ws);
     const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
     if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) == Status::kOk)

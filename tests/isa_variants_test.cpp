@@ -103,7 +103,7 @@ Params params_of(const ProgramOp& op) {
 }
 
 uint32_t im2col_dsp_scratch(const Conv2dParams& p) {
-  return uint32_t(2 * conv2d_column_length(p) * 2);
+  return uint32_t(2 * conv2d_column_length(p));
 }
 uint32_t im2col_mve_scratch(const Conv2dParams& p) {
   return uint32_t((4 * conv2d_column_length(p) + 15) / 16 * 16);

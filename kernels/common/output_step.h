@@ -38,6 +38,19 @@ inline int8_t output_step(uint32_t acc, const ChannelQuant& q, const Params& p) 
                         p.act_min, p.act_max);
 }
 
+// The output offset and activation range, for a kernel to copy into locals
+// before its loop: a store through int8_t* may alias any object as far as
+// the compiler knows, so read through the parameter struct they are
+// reloaded after every output (an LDRD and an LDR per output on M4).
+struct OutputRange {
+  int32_t output_offset, act_min, act_max;
+};
+
+template <typename Params>
+inline OutputRange output_range(const Params& p) {
+  return {p.output_offset, p.act_min, p.act_max};
+}
+
 // Marks a kernel's loop function compiled for one rounding mode: kept out
 // of line. Inlined into `run` beside its twin for the other mode, GCC 12
 // allocates registers for both loop nests at once and spills inside the

@@ -22,27 +22,29 @@ namespace tinyaot {
 template <Rounding R, typename Walk>
 inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
                                    const ChannelQuant* quant, int8_t* out_a, int8_t* out_b) {
+  const OutputRange range = output_range(p);
+  const int32_t channels = p.output_depth;
   const int8_t* pair = filter;
   int32_t o = 0;
-  for (; o + 1 < p.output_depth; o += 2) {
+  for (; o + 1 < channels; o += 2) {
     uint32_t acc[4] = {0, 0, 0, 0};
     walk([&](const int8_t* a, const int8_t* b, int32_t length) {
       pair = gemm_block_2x2(pair, a, b, length, acc);
     });
-    out_a[o] = output_step<R>(acc[0], quant[o], p);
-    out_b[o] = output_step<R>(acc[1], quant[o], p);
-    out_a[o + 1] = output_step<R>(acc[2], quant[o + 1], p);
-    out_b[o + 1] = output_step<R>(acc[3], quant[o + 1], p);
+    out_a[o] = output_step<R>(acc[0], quant[o], range);
+    out_b[o] = output_step<R>(acc[1], quant[o], range);
+    out_a[o + 1] = output_step<R>(acc[2], quant[o + 1], range);
+    out_b[o + 1] = output_step<R>(acc[3], quant[o + 1], range);
   }
-  if (o < p.output_depth) {
+  if (o < channels) {
     const int8_t* row = pair;
     uint32_t acc_a = 0, acc_b = 0;
     walk([&](const int8_t* a, const int8_t* b, int32_t length) {
       dot_s8_pair(row, a, b, length, &acc_a, &acc_b);
       row += length;
     });
-    out_a[o] = output_step<R>(acc_a, quant[o], p);
-    out_b[o] = output_step<R>(acc_b, quant[o], p);
+    out_a[o] = output_step<R>(acc_a, quant[o], range);
+    out_b[o] = output_step<R>(acc_b, quant[o], range);
   }
 }
 
@@ -50,24 +52,26 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
 template <Rounding R, typename Walk>
 inline void conv2d_gemm_one_pixel(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
                                   const ChannelQuant* quant, int8_t* out) {
+  const OutputRange range = output_range(p);
+  const int32_t channels = p.output_depth;
   const int8_t* pair = filter;
   int32_t o = 0;
-  for (; o + 1 < p.output_depth; o += 2) {
+  for (; o + 1 < channels; o += 2) {
     uint32_t acc[2] = {0, 0};
     walk([&](const int8_t* a, const int8_t*, int32_t length) {
       pair = gemm_block_2x1(pair, a, length, acc);
     });
-    out[o] = output_step<R>(acc[0], quant[o], p);
-    out[o + 1] = output_step<R>(acc[1], quant[o + 1], p);
+    out[o] = output_step<R>(acc[0], quant[o], range);
+    out[o + 1] = output_step<R>(acc[1], quant[o + 1], range);
   }
-  if (o < p.output_depth) {
+  if (o < channels) {
     const int8_t* row = pair;
     uint32_t acc = 0;
     walk([&](const int8_t* a, const int8_t*, int32_t length) {
       acc += dot_s8(row, a, length);
       row += length;
     });
-    out[o] = output_step<R>(acc, quant[o], p);
+    out[o] = output_step<R>(acc, quant[o], range);
   }
 }
 

@@ -42,13 +42,12 @@ uint64_t pointwise_cost(const Conv2dParams& p) {
   return 3 * c.macs / 4 + 10 * c.outputs;
 }
 
-// Window copy widened to int16 (one value at a time), then a plain
-// multiply loop over the int16 columns, two columns per weight load: GCC
-// emits one SMLABB per MAC (no SMLAD pairs yet). Measured on M4: 3.7-4.3
-// instructions per MAC with 16-64 channels, 5.5 with one.
+// The window copied byte by byte into an int8 column per pixel, then the
+// 2x2 blocks over the whole column (one segment: few scalar tails even
+// with one to three input channels).
 uint64_t im2col_dsp_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
-  return 2 * c.pixels * uint64_t(conv2d_column_length(p)) + 3 * c.macs + 10 * c.outputs;
+  return 4 * c.pixels * uint64_t(conv2d_column_length(p)) + 11 * c.macs / 8 + 10 * c.outputs;
 }
 
 // The 2x2 blocks over each tap's channels where they lie: 22 instructions

@@ -1,14 +1,18 @@
-// CONV_2D for DSP cores (CMSIS-NN's layout): two output pixels at a time,
-// each window is copied into scratch as an int16 column of
-// filter_h * filter_w * input_depth values (input + input_offset), then
-// every filter row is multiplied with both columns. A tap outside the input
-// is stored as 0, which is what the reference's skipped tap contributes
-// (zero point + offset), so the multiply loop has no branches.
+// CONV_2D for DSP cores, best where the input has few channels (a
+// network's first layer: 1-3 channels and a wide window): two output
+// pixels at a time, each window copied into scratch as one int8 column of
+// filter_h * filter_w * input_depth values, so that the whole window is one
+// segment of the 2x2 blocks (conv2d_gemm.h) instead of a short one per
+// tap. A tap outside the input is stored as the zero point, which
+// contributes nothing since the compiler folds input_offset * (sum of the
+// channel's weights) into the bias; the weights of channel pairs are
+// interleaved by the compiler.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/conv2d/conv2d_gemm.h"
 
 namespace tinyaot {
 namespace {
@@ -18,41 +22,43 @@ constexpr int32_t kColumns = 2;
 uint32_t scratch_bytes(const void* raw) {
   const int64_t column = conv2d_column_length(*static_cast<const Conv2dParams*>(raw));
   if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
-  return static_cast<uint32_t>(kColumns * column * int64_t{sizeof(int16_t)});
+  return static_cast<uint32_t>(kColumns * column);
 }
 
-// A tap outside the input contributes 0; inside, input + input_offset
-// widened to int16, one value at a time.
-void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int16_t* column) {
-  conv2d_fill_column<int16_t>(p, input, pixel, column, 0,
-                              [&](int8_t x) { return static_cast<int16_t>(x + p.input_offset); });
+// The window of output pixel `pixel` as one int8 column; a tap outside the
+// input holds the zero point, which contributes nothing once the bias
+// carries the input offset's share.
+void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column) {
+  conv2d_fill_column<int8_t>(p, input, pixel, column, static_cast<int8_t>(-p.input_offset),
+                             [](int8_t x) { return x; });
+}
+
+template <Rounding R>
+TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o, int8_t* first) {
+  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
+  int8_t* const second = first + length;
+  const int32_t pixels = p.batches * p.output_h * p.output_w;
+  const auto walk = [first, second, length](auto&& segment) { segment(first, second, length); };
+  int8_t* out = o.output;
+  int32_t pixel = 0;
+  for (; pixel + 1 < pixels; pixel += kColumns, out += kColumns * p.output_depth) {
+    fill_column(p, o.input, pixel, first);
+    fill_column(p, o.input, pixel + 1, second);
+    conv2d_gemm_two_pixels<R>(p, walk, o.filter, o.quant, out, out + p.output_depth);
+  }
+  if (pixel < pixels) {
+    fill_column(p, o.input, pixel, first);
+    conv2d_gemm_one_pixel<R>(p, walk, o.filter, o.quant, out);
+  }
 }
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
-  const WeightedOperands o = weighted_operands(args);
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
-
-  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
-  int16_t* const first = static_cast<int16_t*>(args.scratch.data);
-  int16_t* const second = first + length;
-  const int32_t pixels = p.batches * p.output_h * p.output_w;
-  with_rounding(args.rounding, [&](auto mode) {
-    constexpr Rounding R = decltype(mode)::value;
-    int32_t pixel = 0;
-    for (; pixel + 1 < pixels; pixel += kColumns) {
-      fill_column(p, o.input, pixel, first);
-      fill_column(p, o.input, pixel + 1, second);
-      conv2d_multiply_columns<R, int16_t>(p, first, second, length, o.filter, o.quant,
-                                          o.output + pixel * p.output_depth);
-    }
-    if (pixel < pixels) {
-      fill_column(p, o.input, pixel, first);
-      conv2d_multiply_columns<R, int16_t>(p, first, nullptr, length, o.filter, o.quant,
-                                          o.output + pixel * p.output_depth);
-    }
-  });
+  const WeightedOperands o = weighted_operands(args);
+  auto* const columns = static_cast<int8_t*>(args.scratch.data);
+  with_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, o, columns); });
   return Status::kOk;
 }
 
@@ -61,16 +67,18 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_conv2d_s8_im2col_dsp = {
     "conv2d_s8_im2col_dsp",
     "conv2d",
-    1,
+    2,
     sizeof(Conv2dParams),
     3,
     3,
     1,
     IsaClass::kDsp,
     "input:s8[batches,input_h,input_w,input_depth], "
-    "filter:s8[output_depth,filter_h,filter_w,input_depth], "
-    "quant:ChannelQuant[output_depth] -> output:s8[batches,output_h,output_w,output_depth]; "
-    "scratch=s16[2,filter_h*filter_w*input_depth]; "
+    "filter:s8[output_depth,filter_h,filter_w,input_depth](row pairs interleaved by 4, segment "
+    "filter_h*filter_w*input_depth), "
+    "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
+    "-> output:s8[batches,output_h,output_w,output_depth]; "
+    "scratch=s8[2,filter_h*filter_w*input_depth]; "
     "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
     "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
     "input_offset,output_offset,act_min,act_max}",

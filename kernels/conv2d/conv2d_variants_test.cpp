@@ -46,15 +46,16 @@ TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
   Conv2dParams p{};
   p.filter_h = 3;
   p.filter_w = 3;
-  p.filter_depth = p.input_depth = 3;  // columns of 27
-  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 2u * 27u * 2u);
+  p.filter_depth = p.input_depth = 3;                                  // columns of 27
+  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 2u * 27u);  // two int8 columns
   EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p),
             112u);  // 108 rounded up to 16
   p.filter_h = p.filter_w = 1;
   p.filter_depth = p.input_depth = 64;
-  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 256u);
+  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 128u);
   EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p), 256u);
   EXPECT_EQ(kernel_conv2d_s8_1x1.scratch_bytes, nullptr);
+  EXPECT_EQ(kernel_conv2d_s8_window.scratch_bytes, nullptr);
 }
 
 // Called directly (no loader), a kernel still refuses a scratch short of

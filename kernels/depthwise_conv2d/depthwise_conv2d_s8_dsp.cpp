@@ -14,6 +14,8 @@
 // input channels (one word load, as for M = 1; the outputs M apart); for
 // the channels past the last group, their outputs four at a time (one
 // byte, the same value in every lane), then one at a time. No scratch.
+#include <type_traits>
+
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
@@ -28,6 +30,12 @@
 
 namespace tinyaot {
 namespace {
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+constexpr bool kDspBuild = true;
+#else
+constexpr bool kDspBuild = false;
+#endif
 
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
@@ -61,15 +69,54 @@ inline uint32_t u(int32_t x) { return static_cast<uint32_t>(x); }
 
 // One tap of a channel group: input channels c0..c3 at x, one word. The
 // even bytes (c0, c2) and odd ones (c1, c3) widened with the offset added.
+// Three taps of a row (col_step apart) of a channel group in one block:
+// the inputs loaded with register offsets, so neither a pointer per tap
+// nor a load hoisted by GCC's scheduler (which spills what it hoists).
+// No memory clobber: the block reads the input and the weights, which
+// nothing writes while the kernel runs, and a clobber would send the sums
+// to the stack after every row.
+inline void channel_row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
+                         Sums& a) {
+  uint32_t x4, w02, w13, half;
+#define TINYAOT_DW_TAP(LOAD)                        \
+  LOAD "\n\t"                                       \
+       "ldrd %[w02], %[w13], [%[w]], #8\n\t"        \
+       "sxtab16 %[half], %[off], %[x4]\n\t"         \
+       "smlabb %[a0], %[half], %[w02], %[a0]\n\t"   \
+       "smlatt %[a2], %[half], %[w02], %[a2]\n\t"   \
+       "sxtab16 %[half], %[off], %[x4], ror #8\n\t" \
+       "smlabb %[a1], %[half], %[w13], %[a1]\n\t"   \
+       "smlatt %[a3], %[half], %[w13], %[a3]\n\t"
+  __asm__(TINYAOT_DW_TAP("ldr %[x4], [%[x]]") TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs]]")
+              TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs], lsl #1]")
+          : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
+            [x4] "=&r"(x4), [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
+          : [x] "r"(x), [cs] "r"(col_step), [off] "r"(offset2));
+#undef TINYAOT_DW_TAP
+}
+
+// In assembly, so that the weights come in one post-indexed LDRD and the
+// widened halves reuse one register: GCC 12 adds the pointer apart and
+// holds both halves, 11-12 instructions a tap instead of 8.
 struct ChannelTap {
-  static inline void add(const int8_t* x, const uint32_t* w, uint32_t offset2, Sums& a) {
+  static inline void add(const int8_t* x, const uint32_t*& w, uint32_t offset2, Sums& a) {
     const uint32_t x4 = load_word(x);
-    const int32_t even = s(__sxtab16(offset2, x4)), odd = s(odd_bytes_plus(offset2, x4));
-    const int32_t w02 = s(w[0]), w13 = s(w[1]);
-    a.a0 = u(__smlabb(even, w02, s(a.a0)));
-    a.a2 = u(__smlatt(even, w02, s(a.a2)));
-    a.a1 = u(__smlabb(odd, w13, s(a.a1)));
-    a.a3 = u(__smlatt(odd, w13, s(a.a3)));
+    uint32_t w02, w13, half;
+    __asm__(
+        "ldrd %[w02], %[w13], [%[w]], #8\n\t"
+        "sxtab16 %[half], %[off], %[x4]\n\t"
+        "smlabb %[a0], %[half], %[w02], %[a0]\n\t"
+        "smlatt %[a2], %[half], %[w02], %[a2]\n\t"
+        "sxtab16 %[half], %[off], %[x4], ror #8\n\t"
+        "smlabb %[a1], %[half], %[w13], %[a1]\n\t"
+        "smlatt %[a3], %[half], %[w13], %[a3]"
+        : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
+          [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
+        : [off] "r"(offset2), [x4] "r"(x4));
+  }
+  static inline void row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
+                          Sums& a) {
+    channel_row3(x, col_step, w, offset2, a);
   }
 };
 
@@ -77,9 +124,10 @@ struct ChannelTap {
 // Its byte, zero-extended, widened by SXTAB16: the low half is the value
 // plus the offset.
 struct MultiplierTap {
-  static inline void add(const int8_t* x, const uint32_t* w, uint32_t offset2, Sums& a) {
+  static inline void add(const int8_t* x, const uint32_t*& w, uint32_t offset2, Sums& a) {
     const int32_t v = s(__sxtab16(offset2, static_cast<uint8_t>(*x)));
     const int32_t w02 = s(w[0]), w13 = s(w[1]);
+    w += 2;
     a.a0 = u(__smlabb(v, w02, s(a.a0)));
     a.a2 = u(__smlabt(v, w02, s(a.a2)));
     a.a1 = u(__smlabb(v, w13, s(a.a1)));
@@ -97,22 +145,23 @@ inline uint32_t offset_operand(int32_t input_offset) {
 inline int32_t low_half(uint32_t w) { return static_cast<int16_t>(w & 0xFFFFu); }
 inline int32_t high_half(uint32_t w) { return static_cast<int16_t>(w >> 16); }
 
-inline void add4(const int32_t x[4], const uint32_t* w, Sums& a) {
+inline void add4(const int32_t x[4], const uint32_t*& w, Sums& a) {
   a.a0 += static_cast<uint32_t>(x[0] * low_half(w[0]));
   a.a2 += static_cast<uint32_t>(x[2] * high_half(w[0]));
   a.a1 += static_cast<uint32_t>(x[1] * low_half(w[1]));
   a.a3 += static_cast<uint32_t>(x[3] * high_half(w[1]));
+  w += 2;
 }
 
 struct ChannelTap {
-  static inline void add(const int8_t* x, const uint32_t* w, int32_t offset, Sums& a) {
+  static inline void add(const int8_t* x, const uint32_t*& w, int32_t offset, Sums& a) {
     const int32_t v[4] = {x[0] + offset, x[1] + offset, x[2] + offset, x[3] + offset};
     add4(v, w, a);
   }
 };
 
 struct MultiplierTap {
-  static inline void add(const int8_t* x, const uint32_t* w, int32_t offset, Sums& a) {
+  static inline void add(const int8_t* x, const uint32_t*& w, int32_t offset, Sums& a) {
     const int32_t v[4] = {x[0] + offset, x[0] + offset, x[0] + offset, x[0] + offset};
     add4(v, w, a);
   }
@@ -123,17 +172,21 @@ inline int32_t offset_operand(int32_t input_offset) { return input_offset; }
 
 using Offset = decltype(offset_operand(0));
 
+// Whether Tap has a three-tap row in one block (Tap::row3).
+template <typename Tap>
+constexpr bool kHasRow3 = kDspBuild&& std::is_same_v<Tap, ChannelTap>;
+
 // Keeps an unrolled tap's loads after the previous tap's multiplies: GCC
 // 12 otherwise hoists the loads of all nine taps of a 3x3 window and
 // spills the values it cannot hold. The empty assembly claims to change
 // the pointers the next loads use and to read the sums, so it can move
 // neither up nor down, and no register or memory is touched.
 template <typename Sums>
-inline void tap_boundary(const int8_t*& x, const uint32_t*& w, Sums& a) {
+inline void tap_boundary(const uint32_t*& w, Sums& a) {
 #if defined(__GNUC__) && !defined(__clang__)
-  __asm__("" : "+r"(x), "+r"(w), "+r"(a.a0), "+r"(a.a1), "+r"(a.a2), "+r"(a.a3));
+  __asm__("" : "+r"(w), "+r"(a.a0), "+r"(a.a1), "+r"(a.a2), "+r"(a.a3));
 #else
-  (void)x, (void)w, (void)a;
+  (void)w, (void)a;
 #endif
 }
 
@@ -146,13 +199,19 @@ struct Walk {
   Offset offset;
 };
 
-// A run of groups of one pixel: `count` groups, the first reading input
-// at x and writing outputs o, o + stride, o + 2 * stride, o + 3 * stride
-// (its constants at q + o...); each next group x_step input bytes and
-// o_step outputs on, its weights the next block.
+// A run of groups over `pixels` adjacent pixels of one output row whose
+// windows have the same shape (one pixel at the edges; the whole inside of
+// the row, so that one call serves it): per pixel `count` groups, the
+// first reading input at x and writing outputs o, o + stride, o + 2 *
+// stride, o + 3 * stride (its constants at q + o...); each next group
+// x_step input bytes and o_step outputs on, its weights the next block.
+// The next pixel's input is pixel_step bytes on, its outputs out_depth.
 struct GroupRun {
   const int8_t* x;
   const uint32_t* w;  // the first group's block at the window's first tap
+  int32_t pixels;
+  int32_t pixel_step;
+  int32_t out_depth;
   int32_t count;
   int32_t x_step;
   int32_t o_step;
@@ -173,17 +232,17 @@ inline Sums group_sums(const int8_t* x, const uint32_t* w, const DepthwiseWindow
   const int32_t weight_skip = 2 * (walk.filter_w - cols);
   // One row of taps; x and w move to the next row.
   auto row = [&](const int8_t*& x, const uint32_t*& w) {
-    const int8_t* xt = x;
-    if constexpr (kCols != 0) {
+    if constexpr (kCols == 3 && kHasRow3<Tap>) {
+      Tap::row3(x, col_step, w, offset, a);
+    } else if constexpr (kCols != 0) {
 #pragma GCC unroll 8
       for (int32_t kx = 0; kx < kCols; ++kx) {
-        Tap::add(xt, w, offset, a);
-        xt += col_step;
-        w += 2;
-        tap_boundary(xt, w, a);
+        Tap::add(x + kx * col_step, w, offset, a);  // and w to the next tap
+        tap_boundary(w, a);
       }
     } else {
-      for (int32_t kx = 0; kx < cols; ++kx, xt += col_step, w += 2) Tap::add(xt, w, offset, a);
+      const int8_t* xt = x;
+      for (int32_t kx = 0; kx < cols; ++kx, xt += col_step) Tap::add(xt, w, offset, a);
     }
     x += walk.row_step;
     w += weight_skip;
@@ -204,21 +263,26 @@ inline Sums group_sums(const int8_t* x, const uint32_t* w, const DepthwiseWindow
 template <Rounding R, typename Tap, int32_t kRows, int32_t kCols>
 __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWindow& win,
                                           const Walk& walk, const DepthwiseConv2dParams& p) {
-  const int8_t* x = run.x;
-  const uint32_t* w = run.w;
-  const ChannelQuant* q = run.q;
-  int8_t* out = run.out;
   const int32_t stride = run.stride;
-  for (int32_t g = 0; g < run.count; ++g) {
-    const Sums a = group_sums<Tap, kRows, kCols>(x, w, win, walk);
-    out[0] = output_step<R>(a.a0, q[0], p);
-    out[stride] = output_step<R>(a.a1, q[stride], p);
-    out[2 * stride] = output_step<R>(a.a2, q[2 * stride], p);
-    out[3 * stride] = output_step<R>(a.a3, q[3 * stride], p);
-    x += run.x_step;
-    w += walk.group_words;
-    q += run.o_step;
-    out += run.o_step;
+  const int8_t* pixel_x = run.x;
+  int8_t* pixel_out = run.out;
+  for (int32_t px = 0; px < run.pixels;
+       ++px, pixel_x += run.pixel_step, pixel_out += run.out_depth) {
+    const int8_t* x = pixel_x;
+    const uint32_t* w = run.w;
+    const ChannelQuant* q = run.q;
+    int8_t* out = pixel_out;
+    for (int32_t g = 0; g < run.count; ++g) {
+      const Sums a = group_sums<Tap, kRows, kCols>(x, w, win, walk);
+      out[0] = output_step<R>(a.a0, q[0], p);
+      out[stride] = output_step<R>(a.a1, q[stride], p);
+      out[2 * stride] = output_step<R>(a.a2, q[2 * stride], p);
+      out[3 * stride] = output_step<R>(a.a3, q[3 * stride], p);
+      x += run.x_step;
+      w += walk.group_words;
+      q += run.o_step;
+      out += run.o_step;
+    }
   }
 }
 
@@ -287,11 +351,22 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
       const TapRange y =
           tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h);
-      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+      for (int32_t ox = 0; ox < p.output_w;) {
         const DepthwiseWindow win = depthwise_window(p, image, y, ox);
+        // With the whole filter width inside, so are the next pixels' up to
+        // the right edge's: one run serves them all.
+        int32_t pixels = 1;
+        if (win.cols == p.filter_w)
+          while (ox + pixels < p.output_w &&
+                 (ox + pixels) * p.stride_w - p.pad_left + (p.filter_w - 1) * p.dilation_w <
+                     p.input_w)
+            ++pixels;
         int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * out_depth;
         const int32_t first_words = 2 * win.first_tap;
         GroupRun run;
+        run.pixels = pixels;
+        run.pixel_step = p.stride_w * depth;
+        run.out_depth = out_depth;
         if (l.groups > 0) {
           // For each m, the channel groups: outputs M apart, the next
           // group 4 input channels and 4 * M outputs on.
@@ -310,11 +385,10 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
         }
         for (int32_t r = 0; r < l.rest; ++r) {
           const int32_t c = grouped + r;
-          const int8_t* x = win.input + c;
           const int32_t o = c * multiplier;
           if (l.mult_groups > 0) {
             // The channel's outputs four at a time, adjacent.
-            run.x = x;
+            run.x = win.input + c;
             run.w = mult_weights + r * l.mult_groups * walk.group_words + first_words;
             run.count = l.mult_groups;
             run.x_step = 0;
@@ -327,9 +401,12 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
           const int16_t* w = single_weights + r * l.singles * l.taps + win.first_tap;
           for (int32_t t = 0; t < l.singles; ++t, w += l.taps) {
             const int32_t ot = o + l.mult_groups * kDepthwiseDspGroup + t;
-            out[ot] = single_output<R>(x, w, win, walk, quant[ot], p);
+            for (int32_t px = 0; px < pixels; ++px)
+              out[px * out_depth + ot] =
+                  single_output<R>(win.input + px * run.pixel_step + c, w, win, walk, quant[ot], p);
           }
         }
+        ox += pixels;
       }
     }
   }

@@ -57,9 +57,16 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
               const int8_t* in = image + ((y_origin + ky) * p.input_w + x_origin + kx) * depth + c0;
               const int8_t* weights = filter + (ky * kFilter + kx) * depth + c0;
               // Plain C++ on every core (DSP cores take
-              // depthwise_conv2d_s8_dsp, which pairs taps in SMLAD).
-              for (int32_t j = 0; j < count; ++j)
-                acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
+              // depthwise_conv2d_s8_dsp). A whole block unrolled: fixed
+              // offsets instead of pointer steps, no loop compare.
+              if (count == kBlock) {
+#pragma GCC unroll 16
+                for (int32_t j = 0; j < kBlock; ++j)
+                  acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
+              } else {
+                for (int32_t j = 0; j < count; ++j)
+                  acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
+              }
             }
           }
           for (int32_t j = 0; j < count; ++j)

@@ -53,7 +53,13 @@ void block_outputs(const DepthwiseConv2dParams& p, const DepthwiseWindow& win,
     const int8_t* in = in_row;
     const int8_t* weights = w_row;
     for (int32_t kx = 0; kx < win.cols; ++kx, in += col_step, weights += out_depth) {
-      if (kUnit) {
+      if (kUnit && count == kBlock) {
+        // A whole block unrolled: fixed offsets instead of pointer steps,
+        // no loop compare (M3: 6 instructions a MAC instead of 8).
+#pragma GCC unroll 16
+        for (int32_t j = 0; j < kBlock; ++j)
+          acc[j] += static_cast<uint32_t>((in[j] + offset) * weights[j]);
+      } else if (kUnit) {
         for (int32_t j = 0; j < count; ++j)
           acc[j] += static_cast<uint32_t>((in[j] + offset) * weights[j]);
       } else {

@@ -56,7 +56,8 @@
   X(fully_connected_s8_dsp) \
   X(depthwise_conv2d_s8_dsp) \
   X(conv2d_s8_window) \
-  X(depthwise_conv2d_s8_scalar)
+  X(depthwise_conv2d_s8_scalar) \
+  X(fully_connected_s8_blocked)
 // clang-format on
 
 namespace tinyaot {

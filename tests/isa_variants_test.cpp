@@ -139,7 +139,7 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
   } else if (op.family == "fully_connected") {
     EXPECT_EQ(op.kernel, isa == IsaClass::kMve   ? "fully_connected_s8_mve"
                          : isa == IsaClass::kDsp ? "fully_connected_s8_dsp"
-                                                 : "fully_connected_s8_ref")
+                                                 : "fully_connected_s8_blocked")
         << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   }

@@ -25,13 +25,17 @@ extern const KernelDescriptor kernel_fully_connected_s8_ref;
 // Same operands, except that each unit's ChannelQuant bias already holds
 // + input_offset * sum(filter[o]) (kernels/common/kernel_sums.h); no scratch.
 extern const KernelDescriptor kernel_fully_connected_s8_mve;
-// Same operands and folded bias as the MVE variant, for DSP cores.
+// Same folded bias as the MVE variant, the filter in the row-blocked
+// layout of fully_connected_blocks.h: for DSP cores, and for the others
+// (`blocked`) with the weights also coded as offset binary.
 extern const KernelDescriptor kernel_fully_connected_s8_dsp;
+extern const KernelDescriptor kernel_fully_connected_s8_blocked;
 
 // The variants whose ChannelQuant bias holds the folded input offset: the
 // lowering folds for exactly these.
 inline bool fully_connected_variant_folds_input_offset(const KernelDescriptor* kernel) {
-  return kernel == &kernel_fully_connected_s8_mve || kernel == &kernel_fully_connected_s8_dsp;
+  return kernel == &kernel_fully_connected_s8_mve || kernel == &kernel_fully_connected_s8_dsp ||
+         kernel == &kernel_fully_connected_s8_blocked;
 }
 
 }  // namespace tinyaot

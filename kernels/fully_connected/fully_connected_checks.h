@@ -32,4 +32,17 @@ inline Status validate_fully_connected_operands(const void* raw, const OperandVi
   return Status::kOk;
 }
 
+// The row-blocked variants (fully_connected_blocks.h) also load a block's
+// weights as aligned words: a 4-byte aligned filter (the program's
+// constants are 16-byte aligned).
+inline Status validate_blocked_fully_connected_operands(const void* raw, const OperandView* inputs,
+                                                        uint32_t num_inputs,
+                                                        const OperandView* outputs,
+                                                        uint32_t num_outputs) {
+  const Status status =
+      validate_fully_connected_operands(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_aligned_for<uint32_t>(inputs[1].constant) ? Status::kOk : Status::kMisaligned;
+}
+
 }  // namespace tinyaot

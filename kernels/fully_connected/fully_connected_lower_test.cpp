@@ -64,6 +64,22 @@ TEST(FullyConnectedLowering, PerChannelScalesMultiplyInDouble) {
                 .multiplier);
 }
 
+// Each ISA class's variant takes the weights in its own layout: 2 units
+// are lone rows (model order); the scalar variant adds 128 to each.
+TEST(FullyConnectedLowering, StoresWeightsInTheChosenVariantsLayout) {
+  const FcGraph g = fc_graph(kInputScale, {kWeightScale}, kOutputScale);
+  Target scalar;
+  scalar.core = Core::kCortexM0;
+  scalar.isa = IsaClass::kScalar;
+  const LoweredOp blocked = lower_fully_connected(g.graph, g.op, scalar);
+  EXPECT_EQ(blocked.kernel, KernelId::fully_connected_s8_blocked);
+  EXPECT_EQ(blocked.inputs.at(1).constant,
+            (std::vector<uint8_t>{129, 130, 131, 132, 127, 126, 125, 124}));
+  const LoweredOp dsp = lower_fully_connected(g.graph, g.op, Target{});
+  EXPECT_EQ(dsp.kernel, KernelId::fully_connected_s8_dsp);
+  EXPECT_EQ(dsp.inputs.at(1).constant, (std::vector<uint8_t>{1, 2, 3, 4, 255, 254, 253, 252}));
+}
+
 TEST(FullyConnectedLowering, RefusesAsymmetricWeights) {
   FcGraph g = fc_graph(kInputScale, {kWeightScale}, kOutputScale);
   g.graph.tensors[1].quant.zero_points = {3};

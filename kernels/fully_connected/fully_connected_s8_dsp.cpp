@@ -1,44 +1,152 @@
-// FULLY_CONNECTED for DSP cores: the input offset's share (input_offset *
-// sum of the unit's weights) is folded into the bias by the compiler, and
-// two units share each load of the input row: SXTB16 widens four int8
-// values at a time and SMLAD multiplies pairs (kernels/common/dot_s8.h),
-// as CMSIS-NN's arm_nn_vec_mat_mult_t_s8 does on DSP cores.
-#include "kernels/common/dot_s8.h"
+// FULLY_CONNECTED for DSP cores: four units per pass over the input row
+// (fully_connected_rows.h), their weights interleaved by the compiler
+// (fully_connected_blocks.h) so that per group of four depths one input
+// word is widened once by two SXTB16 (even and odd bytes) and four
+// rows' weight words, 16 aligned bytes, are widened and multiplied by
+// SMLAD: 4 + 16 instructions for 16 MACs. The input offset's share is in
+// the bias.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/common/weighted_operands.h"
 #include "kernels/fully_connected/fully_connected.h"
+#include "kernels/fully_connected/fully_connected_blocks.h"
 #include "kernels/fully_connected/fully_connected_checks.h"
+#include "kernels/fully_connected/fully_connected_rows.h"
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#include <string.h>
+#endif
 
 namespace tinyaot {
 namespace {
 
-template <Rounding R>
-TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const int8_t* input,
-                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
-  const int32_t depth = p.input_depth;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* row = input + b * depth;
-    int8_t* out = output + b * p.output_depth;
-    int32_t o = 0;
-    for (; o + 1 < p.output_depth; o += 2) {
-      uint32_t acc0 = 0, acc1 = 0;
-      const int8_t* weights = filter + o * depth;
-      dot_s8_pair(row, weights, weights + depth, depth, &acc0, &acc1);
-      out[o] = output_step<R>(acc0, quant[o], p);
-      out[o + 1] = output_step<R>(acc1, quant[o + 1], p);
-    }
-    if (o < p.output_depth)
-      out[o] = output_step<R>(dot_s8(row, filter + o * depth, depth), quant[o], p);
-  }
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+inline uint32_t load_word(const int8_t* p) {
+  uint32_t word;  // unaligned 32-bit load, as the cores allow
+  memcpy(&word, p, 4);
+  return word;
 }
+
+// SXTB16 of the word's odd bytes: GCC 12 neither has ACLE's __ror nor
+// folds a shift-or into the instruction's rotation.
+inline int16x2_t odd_bytes(uint32_t x) {
+  int16x2_t widened;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(widened) : "r"(x));
+  return widened;
+}
+
+// The word at *at (unaligned, as the cores allow), the pointer stepped
+// past it: one LDR with post-increment (GCC 12 forms it in a simple loop,
+// not in the loop above unrolled twice).
+inline uint32_t load_word_next(const int8_t** at) {
+  uint32_t word;
+  __asm__("ldr %0, [%1], #4" : "=r"(word), "+r"(*at) : : "memory");
+  return word;
+}
+
+// Two words of a block's group, the pointer stepped past them: one LDRD
+// with post-increment (GCC 12 emits two LDRDs at offsets and a separate
+// add). A block starts at a multiple of 4 * depth bytes of the 16-byte
+// aligned filter, so the words are aligned, as LDRD needs (validate checks
+// the filter's alignment).
+inline void load_pair(const int8_t** at, uint32_t* first, uint32_t* second) {
+  __asm__("ldrd %0, %1, [%2], #8" : "=r"(*first), "=r"(*second), "+r"(*at) : : "memory");
+}
+
+// sum += the four products of a's and w's bytes.
+inline int32_t dot4(int16x2_t a_even, int16x2_t a_odd, uint32_t w, int32_t sum) {
+  sum = __smlad(a_even, __sxtb16(w), sum);
+  return __smlad(a_odd, odd_bytes(w), sum);
+}
+#endif
+
+// The weights are signed int8, the sums start at 0.
+struct DspDot {
+  static uint32_t start(const int8_t*, int32_t) { return 0; }
+
+  // Out of line: inlined into the loop over blocks, GCC keeps the loop's
+  // end in memory and reloads it every group.
+  __attribute__((noinline)) static void block(const int8_t* in, const int8_t* w, int32_t depth,
+                                              uint32_t start, uint32_t* acc) {
+    const int32_t whole = depth - depth % kFcGroupDepth;
+    const int8_t* const whole_end = in + whole;
+    uint32_t s0 = start, s1 = start, s2 = start, s3 = start;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    int32_t d0 = static_cast<int32_t>(s0), d1 = d0, d2 = d0, d3 = d0;
+    const int8_t* group = w;
+    const int8_t* x_at = in;
+    // One group: an input word against four rows' words. Two per pass of
+    // the loop, one before it when the count is odd.
+    const auto step = [&]() {
+      const uint32_t x = load_word_next(&x_at);
+      const int16x2_t even = __sxtb16(x), odd = odd_bytes(x);
+      uint32_t w0, w1, w2, w3;
+      load_pair(&group, &w0, &w1);
+      d0 = dot4(even, odd, w0, d0);
+      d1 = dot4(even, odd, w1, d1);
+      load_pair(&group, &w2, &w3);
+      d2 = dot4(even, odd, w2, d2);
+      d3 = dot4(even, odd, w3, d3);
+    };
+    if (whole % (2 * kFcGroupDepth) != 0) step();
+    while (x_at != whole_end) {
+      step();
+      step();
+    }
+    w += kFcBlockRows * whole;
+    s0 = static_cast<uint32_t>(d0);
+    s1 = static_cast<uint32_t>(d1);
+    s2 = static_cast<uint32_t>(d2);
+    s3 = static_cast<uint32_t>(d3);
+    in = whole_end;
+#else
+    for (; in != whole_end; in += kFcGroupDepth, w += kFcBlockRows * kFcGroupDepth) {
+      for (int32_t k = 0; k < kFcGroupDepth; ++k) {
+        const int32_t x = in[k];
+        s0 += static_cast<uint32_t>(x * w[k]);
+        s1 += static_cast<uint32_t>(x * w[kFcGroupDepth + k]);
+        s2 += static_cast<uint32_t>(x * w[2 * kFcGroupDepth + k]);
+        s3 += static_cast<uint32_t>(x * w[3 * kFcGroupDepth + k]);
+      }
+    }
+#endif
+    const int32_t tail = depth - whole;
+    for (int32_t k = 0; k < tail; ++k) {
+      const int32_t x = in[k];
+      s0 += static_cast<uint32_t>(x * w[k]);
+      s1 += static_cast<uint32_t>(x * w[tail + k]);
+      s2 += static_cast<uint32_t>(x * w[2 * tail + k]);
+      s3 += static_cast<uint32_t>(x * w[3 * tail + k]);
+    }
+    acc[0] = s0;
+    acc[1] = s1;
+    acc[2] = s2;
+    acc[3] = s3;
+  }
+
+  static uint32_t row(const int8_t* in, const int8_t* w, int32_t depth, uint32_t start) {
+    int32_t k = 0;
+    uint32_t sum = start;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    int32_t dsp = static_cast<int32_t>(sum);
+    for (; k + kFcGroupDepth <= depth; k += kFcGroupDepth) {
+      const uint32_t x = load_word(in + k);
+      dsp = dot4(__sxtb16(x), odd_bytes(x), load_word(w + k), dsp);
+    }
+    sum = static_cast<uint32_t>(dsp);
+#endif
+    for (; k < depth; ++k) sum += static_cast<uint32_t>(in[k] * w[k]);
+    return sum;
+  }
+};
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
   with_rounding(args.rounding, [&](auto mode) {
-    multiply<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
+    multiply_blocked<DspDot, decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;
 }
@@ -48,19 +156,20 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_fully_connected_s8_dsp = {
     "fully_connected_s8_dsp",
     "fully_connected",
-    1,
+    2,
     sizeof(FullyConnectedParams),
     3,
     3,
     1,
     IsaClass::kDsp,
-    "input:s8[batches,input_depth], filter:s8[output_depth,input_depth], "
+    "input:s8[batches,input_depth], "
+    "filter:s8[output_depth,input_depth]{blocks of 4 units x groups of 4 depths}, "
     "quant:ChannelQuant[output_depth]{bias+=input_offset*sum(filter[o])} "
     "-> output:s8[batches,output_depth]; "
     "params=FullyConnectedParams{batches,input_depth,output_depth,input_offset,"
     "output_offset,act_min,act_max}",
     run,
-    validate_fully_connected_operands,
+    validate_blocked_fully_connected_operands,
     nullptr,
 };
 

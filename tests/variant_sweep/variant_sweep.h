@@ -28,6 +28,7 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 #include "kernels/fully_connected/fully_connected.h"
+#include "kernels/fully_connected/fully_connected_blocks.h"
 #include "tests/variant_sweep/sweep_support.h"
 #include "tinyaot/kernel_abi.h"
 #include "tinyaot/status.h"
@@ -498,6 +499,10 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
   else if (c.family == Family::kConv2d && conv2d_weight_segment(&variant, c.p.conv) > 0)
     interleave_row_pairs(ws.filter, int32_t(c.channels), c.row_length,
                          conv2d_weight_segment(&variant, c.p.conv), ws.variant_filter);
+  else if (c.family == Family::kFullyConnected && fully_connected_variant_blocks_weights(&variant))
+    order_fully_connected_weights(c.p.fc.output_depth, c.p.fc.input_depth,
+                                  fully_connected_weight_code(&variant), ws.filter,
+                                  ws.variant_filter);
   else
     memcpy(ws.variant_filter, ws.filter, c.filter_bytes);
   memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));

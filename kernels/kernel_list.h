@@ -49,7 +49,7 @@
   X(quantize_f32_s8_ref) \
   X(dequantize_s8_f32_ref) \
   X(conv2d_s8_1x1) \
-  X(conv2d_s8_im2col_dsp) \
+  X(conv2d_s8_im2col) \
   X(conv2d_s8_im2col_mve) \
   X(depthwise_conv2d_s8_3x3) \
   X(fully_connected_s8_mve) \

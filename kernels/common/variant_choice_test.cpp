@@ -24,11 +24,10 @@ uint64_t cost_100(const Conv2dParams&) { return 100; }
 uint64_t cost_50(const Conv2dParams&) { return 50; }
 uint64_t cost_10(const Conv2dParams&) { return 10; }
 
-// ref (scalar) 100, 1x1 (scalar) 50 when deep, DSP 10, MVE 10.
+// ref (scalar) 100, 1x1 (scalar) 50 when deep, MVE 10.
 const VariantCandidate<Conv2dParams> kCandidates[] = {
     {KernelId::conv2d_s8_ref, nullptr, cost_100},
     {KernelId::conv2d_s8_1x1, deep, cost_50},
-    {KernelId::conv2d_s8_im2col_dsp, always, cost_10},
     {KernelId::conv2d_s8_im2col_mve, always, cost_10},
 };
 
@@ -36,9 +35,8 @@ TEST(VariantChoice, PicksCheapestWithinTheIsaClass) {
   Conv2dParams p{};
   p.input_depth = 8;
   EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kScalar)), KernelId::conv2d_s8_1x1);
-  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kDsp)), KernelId::conv2d_s8_im2col_dsp);
-  // Equal costs: the one listed first (the DSP variant) wins on MVE too.
-  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kMve)), KernelId::conv2d_s8_im2col_dsp);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kDsp)), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kMve)), KernelId::conv2d_s8_im2col_mve);
 }
 
 TEST(VariantChoice, AScratchCapPicksTheCheapestVariantThatFitsIt) {
@@ -47,12 +45,12 @@ TEST(VariantChoice, AScratchCapPicksTheCheapestVariantThatFitsIt) {
   p.filter_h = p.filter_w = p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
   p.input_depth = p.filter_depth = 8;
   p.output_depth = 4;
-  ASSERT_GT(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 0u);
-  // The DSP variant needs scratch; the pointwise one (cost 50) needs none.
-  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kDsp, 0)), KernelId::conv2d_s8_1x1);
-  EXPECT_EQ(choose_variant(kCandidates, p,
-                           target(IsaClass::kDsp, kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p))),
-            KernelId::conv2d_s8_im2col_dsp);
+  const uint32_t need = kernel_conv2d_s8_im2col_mve.scratch_bytes(&p);
+  ASSERT_GT(need, 0u);
+  // The MVE variant needs scratch; the pointwise one (cost 50) needs none.
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kMve, 0)), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kMve, need)),
+            KernelId::conv2d_s8_im2col_mve);
 }
 
 TEST(VariantChoice, SkipsCandidatesWhosePredicateFails) {
@@ -61,7 +59,7 @@ TEST(VariantChoice, SkipsCandidatesWhosePredicateFails) {
   EXPECT_EQ(choose_variant(kCandidates, p, target(IsaClass::kScalar)), KernelId::conv2d_s8_ref);
   const VariantCandidate<Conv2dParams> only_mve_applies[] = {
       {KernelId::conv2d_s8_ref, nullptr, cost_100},
-      {KernelId::conv2d_s8_im2col_dsp, never, cost_10},
+      {KernelId::conv2d_s8_im2col, never, cost_10},
       {KernelId::conv2d_s8_im2col_mve, always, cost_50},
   };
   EXPECT_EQ(choose_variant(only_mve_applies, p, target(IsaClass::kDsp)), KernelId::conv2d_s8_ref);

@@ -37,12 +37,12 @@ extern const KernelDescriptor kernel_conv2d_s8_ref;
 // Shape-case variants (cases in conv2d_cases.h), same operands as the
 // reference except where noted:
 //   conv2d_s8_1x1: pointwise, stride 1, no padding; no scratch.
-//   conv2d_s8_im2col_dsp: ungrouped; scratch of two int8 columns; weights
+//   conv2d_s8_im2col: ungrouped; scratch of two int8 columns; weights
 //     interleaved by channel pair, the offset folded into the bias.
 //   conv2d_s8_im2col_mve: ungrouped; scratch of four int8 columns; its
 //     ChannelQuant bias already holds + input_offset * sum(filter[o]).
 extern const KernelDescriptor kernel_conv2d_s8_1x1;
-extern const KernelDescriptor kernel_conv2d_s8_im2col_dsp;
+extern const KernelDescriptor kernel_conv2d_s8_im2col;
 extern const KernelDescriptor kernel_conv2d_s8_im2col_mve;
 //   conv2d_s8_window: ungrouped, any window; no scratch; weights interleaved
 //     by channel pair, the offset folded into the bias, a fourth operand

@@ -130,7 +130,7 @@ inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32
 // channel's weights), so that their inner loop multiplies raw inputs.
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
   return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve ||
-         kernel == &kernel_conv2d_s8_window || kernel == &kernel_conv2d_s8_im2col_dsp;
+         kernel == &kernel_conv2d_s8_window || kernel == &kernel_conv2d_s8_im2col;
 }
 
 // Variants that take a fourth operand: input_depth copies of the input
@@ -154,7 +154,7 @@ inline bool is_conv2d_pad_row(const Conv2dParams& p, const OperandView& pad) {
 // [output_depth, filter_h, filter_w, filter_depth] order.
 inline int32_t conv2d_weight_segment(const KernelDescriptor* kernel, const Conv2dParams& p) {
   if (kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_window) return p.input_depth;
-  if (kernel == &kernel_conv2d_s8_im2col_dsp) return static_cast<int32_t>(conv2d_column_length(p));
+  if (kernel == &kernel_conv2d_s8_im2col) return static_cast<int32_t>(conv2d_column_length(p));
   return 0;
 }
 

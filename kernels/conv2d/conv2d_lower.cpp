@@ -72,7 +72,7 @@ uint64_t im2col_mve_cost(const Conv2dParams& p) {
 const VariantCandidate<Conv2dParams> kVariants[] = {
     {KernelId::conv2d_s8_ref, nullptr, reference_cost},
     {KernelId::conv2d_s8_1x1, is_conv2d_1x1_case, pointwise_cost},
-    {KernelId::conv2d_s8_im2col_dsp, is_conv2d_im2col_case, im2col_dsp_cost},
+    {KernelId::conv2d_s8_im2col, is_conv2d_im2col_case, im2col_dsp_cost},
     {KernelId::conv2d_s8_im2col_mve, is_conv2d_im2col_case, im2col_mve_cost},
     {KernelId::conv2d_s8_window, is_conv2d_im2col_case, window_cost},
 };

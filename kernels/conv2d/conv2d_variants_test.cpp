@@ -46,13 +46,13 @@ TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
   Conv2dParams p{};
   p.filter_h = 3;
   p.filter_w = 3;
-  p.filter_depth = p.input_depth = 3;                                  // columns of 27
-  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 2u * 27u);  // two int8 columns
+  p.filter_depth = p.input_depth = 3;                              // columns of 27
+  EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 2u * 27u);  // two int8 columns
   EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p),
             112u);  // 108 rounded up to 16
   p.filter_h = p.filter_w = 1;
   p.filter_depth = p.input_depth = 64;
-  EXPECT_EQ(kernel_conv2d_s8_im2col_dsp.scratch_bytes(&p), 128u);
+  EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 128u);
   EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p), 256u);
   EXPECT_EQ(kernel_conv2d_s8_1x1.scratch_bytes, nullptr);
   EXPECT_EQ(kernel_conv2d_s8_window.scratch_bytes, nullptr);
@@ -61,8 +61,7 @@ TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
 // Called directly (no loader), a kernel still refuses a scratch short of
 // its need rather than write past it.
 TEST(Conv2dVariants, KernelRefusesShortScratch) {
-  for (const KernelDescriptor* kernel :
-       {&kernel_conv2d_s8_im2col_dsp, &kernel_conv2d_s8_im2col_mve}) {
+  for (const KernelDescriptor* kernel : {&kernel_conv2d_s8_im2col, &kernel_conv2d_s8_im2col_mve}) {
     const sweep::Case c = drawn_case(*kernel, 0);
     const uint32_t need = kernel->scratch_bytes(&c.p);
     ASSERT_GT(need, 0u);
@@ -91,7 +90,7 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   p.act_min = -128;
   p.act_max = 127;
   EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, p), Status::kOk);
-  EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col_dsp, p), Status::kOk);
+  EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col, p), Status::kOk);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, p),
             Status::kBadParams);  // 3x3 window
 
@@ -108,7 +107,7 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   Conv2dParams grouped = p;  // two groups of two channels
   grouped.filter_depth = 2;
   EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, grouped), Status::kOk);
-  EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col_dsp, grouped), Status::kBadParams);
+  EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col, grouped), Status::kBadParams);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col_mve, grouped), Status::kBadParams);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, grouped), Status::kBadParams);
 }

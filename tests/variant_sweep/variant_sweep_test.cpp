@@ -84,8 +84,8 @@ TEST(VariantSweep, EveryVariantMatchesItsReference) {
 
 TEST(VariantSweep, SweptVariantsFollowTheIsaClass) {
   EXPECT_TRUE(sweep::is_swept(kernel_conv2d_s8_1x1, IsaClass::kScalar));
-  EXPECT_FALSE(sweep::is_swept(kernel_conv2d_s8_im2col_dsp, IsaClass::kScalar));
-  EXPECT_TRUE(sweep::is_swept(kernel_conv2d_s8_im2col_dsp, IsaClass::kDsp));
+  EXPECT_TRUE(sweep::is_swept(kernel_conv2d_s8_im2col, IsaClass::kScalar));
+  EXPECT_FALSE(sweep::is_swept(kernel_conv2d_s8_im2col_mve, IsaClass::kDsp));
   EXPECT_FALSE(sweep::is_swept(kernel_fully_connected_s8_mve, IsaClass::kDsp));
   EXPECT_TRUE(sweep::is_swept(kernel_fully_connected_s8_mve, IsaClass::kMve));
   EXPECT_FALSE(sweep::is_swept(kernel_conv2d_s8_ref, IsaClass::kMve));  // the reference itself
@@ -95,9 +95,9 @@ TEST(VariantSweep, SweptVariantsFollowTheIsaClass) {
 // A case replays alone: the same seed and index give the same shape.
 TEST(VariantSweep, CasesAreReproducible) {
   sweep::Text first, again, other;
-  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 7, workspace(), &first);
-  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 8, workspace(), &other);
-  sweep::check_case(kernel_conv2d_s8_im2col_dsp, kSeed, 7, workspace(), &again);
+  sweep::check_case(kernel_conv2d_s8_im2col, kSeed, 7, workspace(), &first);
+  sweep::check_case(kernel_conv2d_s8_im2col, kSeed, 8, workspace(), &other);
+  sweep::check_case(kernel_conv2d_s8_im2col, kSeed, 7, workspace(), &again);
   EXPECT_STREQ(first.c_str(), again.c_str());
   EXPECT_STRNE(first.c_str(), other.c_str());
 }

@@ -1,4 +1,4 @@
-// CONV_2D for DSP cores, best where the input has few channels (a
+// CONV_2D on every core, best where the input has few channels (a
 // network's first layer: 1-3 channels and a wide window): two output
 // pixels at a time, each window copied into scratch as one int8 column of
 // filter_h * filter_w * input_depth values, so that the whole window is one
@@ -64,15 +64,15 @@ Status run(const KernelArgs& args) {
 
 }  // namespace
 
-const KernelDescriptor kernel_conv2d_s8_im2col_dsp = {
-    "conv2d_s8_im2col_dsp",
+const KernelDescriptor kernel_conv2d_s8_im2col = {
+    "conv2d_s8_im2col",
     "conv2d",
     2,
     sizeof(Conv2dParams),
     3,
     3,
     1,
-    IsaClass::kDsp,
+    IsaClass::kScalar,
     "input:s8[batches,input_h,input_w,input_depth], "
     "filter:s8[output_depth,filter_h,filter_w,input_depth](row pairs interleaved by 4, segment "
     "filter_h*filter_w*input_depth), "

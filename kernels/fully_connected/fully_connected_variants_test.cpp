@@ -9,6 +9,8 @@
 #include "kernels/common/kernel_sums.h"
 #include "kernels/common/quant.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "tinyaot/kernel_abi.h"
+#include "tinyaot/status.h"
 
 namespace tinyaot {
 namespace {
@@ -68,6 +70,23 @@ TEST(FullyConnectedVariants, LayoutBelongsToTheVariants) {
   EXPECT_EQ(fully_connected_weight_code(&kernel_fully_connected_s8_dsp), FcWeightCode::kSigned);
   EXPECT_EQ(fully_connected_weight_code(&kernel_fully_connected_s8_blocked),
             FcWeightCode::kOffsetBinary);
+}
+
+// The blocked variants read a block's weights as aligned words (LDRD): a
+// filter constant off a 4-byte boundary is refused at load time.
+TEST(FullyConnectedVariants, BlockedVariantsRefuseAMisalignedFilter) {
+  FullyConnectedParams p{1, 4, 4, 0, 0, -128, 127};
+  alignas(16) int8_t filter[20] = {};
+  const ChannelQuant quant[4] = {
+      {0, 1 << 30, 0}, {0, 1 << 30, 0}, {0, 1 << 30, 0}, {0, 1 << 30, 0}};
+  const OperandView outputs[1] = {{nullptr, 4}};
+  for (const KernelDescriptor* kernel :
+       {&kernel_fully_connected_s8_dsp, &kernel_fully_connected_s8_blocked}) {
+    const OperandView aligned[3] = {{nullptr, 4}, {filter, 16}, {quant, sizeof(quant)}};
+    EXPECT_EQ(kernel->validate(&p, aligned, 3, outputs, 1), Status::kOk) << kernel->name;
+    const OperandView shifted[3] = {{nullptr, 4}, {filter + 2, 16}, {quant, sizeof(quant)}};
+    EXPECT_EQ(kernel->validate(&p, shifted, 3, outputs, 1), Status::kMisaligned) << kernel->name;
+  }
 }
 
 }  // namespace

@@ -67,12 +67,23 @@ inline int16x2_t gemm_odd_bytes(uint32_t x) {
 }
 #endif
 
+// s += w * x as one MLA on Armv7-M (the product wraps like the sum):
+// written plainly, GCC 12 reassociates an unrolled chain of them into MULs
+// and MLAs on partial sums plus an ADD per chain.
+inline void gemm_mla(uint32_t& s, int32_t w, int32_t x) {
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__)
+  __asm__("mla %0, %1, %2, %0" : "+r"(s) : "r"(w), "r"(x));
+#else
+  s += static_cast<uint32_t>(w * x);
+#endif
+}
+
 // Four products of two inputs and two weights into the 2x2 sums (wrapping).
 inline void gemm_mac_2x2(int32_t x, int32_t y, int32_t w0, int32_t w1, uint32_t* s) {
-  s[0] += static_cast<uint32_t>(w0 * x);
-  s[1] += static_cast<uint32_t>(w0 * y);
-  s[2] += static_cast<uint32_t>(w1 * x);
-  s[3] += static_cast<uint32_t>(w1 * y);
+  gemm_mla(s[0], w0, x);
+  gemm_mla(s[1], w0, y);
+  gemm_mla(s[2], w1, x);
+  gemm_mla(s[3], w1, y);
 }
 
 // acc[0] += w0 . a, acc[1] += w0 . b, acc[2] += w1 . a, acc[3] += w1 . b

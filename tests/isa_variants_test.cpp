@@ -102,7 +102,9 @@ Params params_of(const ProgramOp& op) {
   return params;
 }
 
-uint32_t im2col_scratch(const Conv2dParams& p) { return uint32_t(2 * conv2d_column_length(p)); }
+uint32_t im2col_scratch(const Conv2dParams& p) {
+  return uint32_t(2 * ((conv2d_column_length(p) + 3) / 4 * 4));  // padded to whole words
+}
 uint32_t im2col_mve_scratch(const Conv2dParams& p) {
   return uint32_t((4 * conv2d_column_length(p) + 15) / 16 * 16);
 }

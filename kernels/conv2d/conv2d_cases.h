@@ -12,6 +12,7 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/gemm_blocks.h"
 #include "kernels/conv2d/window_checks.h"
 
 namespace tinyaot {
@@ -149,13 +150,49 @@ inline bool is_conv2d_pad_row(const Conv2dParams& p, const OperandView& pad) {
   return true;
 }
 
-// The segment length of the interleaved weight layout a variant reads
-// (interleave_row_pairs in gemm_blocks.h), or 0 for the model's
-// [output_depth, filter_h, filter_w, filter_depth] order.
-inline int32_t conv2d_weight_segment(const KernelDescriptor* kernel, const Conv2dParams& p) {
-  if (kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_window) return p.input_depth;
-  if (kernel == &kernel_conv2d_s8_im2col) return static_cast<int32_t>(conv2d_column_length(p));
-  return 0;
+// The im2col variant's column: the window's values padded to whole chunks
+// of the 2x2 blocks (its weights padded with zeros to match), so that no
+// scalar tail runs whatever the channel count.
+inline int64_t conv2d_padded_column(const Conv2dParams& p) {
+  return (conv2d_column_length(p) + kGemmChunk - 1) / kGemmChunk * kGemmChunk;
+}
+
+// The weight layout a variant reads: segments of `segment` model weights
+// stored as `stored` (interleave_row_pairs in gemm_blocks.h); segment 0
+// for the model's [output_depth, filter_h, filter_w, filter_depth] order.
+struct Conv2dWeightLayout {
+  int32_t segment, stored;
+};
+
+inline Conv2dWeightLayout conv2d_weight_layout(const KernelDescriptor* kernel,
+                                               const Conv2dParams& p) {
+  if (kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_window)
+    return {p.input_depth, p.input_depth};
+  if (kernel == &kernel_conv2d_s8_im2col)
+    return {static_cast<int32_t>(conv2d_column_length(p)),
+            static_cast<int32_t>(conv2d_padded_column(p))};
+  return {0, 0};
+}
+
+// Bytes of the weight operand `kernel` takes, or -1 when it overflows.
+inline int64_t conv2d_weight_bytes(const KernelDescriptor* kernel, const Conv2dParams& p) {
+  const Conv2dWeightLayout layout = conv2d_weight_layout(kernel, p);
+  const int64_t row = conv2d_column_length(p);
+  if (layout.segment == 0 || row < 0) return row < 0 ? -1 : row * p.output_depth;
+  return row / layout.segment * layout.stored * p.output_depth;
+}
+
+// The model's weights as `kernel` reads them (conv2d_weight_bytes(kernel)
+// bytes at `out`).
+inline void order_conv2d_weights(const KernelDescriptor* kernel, const Conv2dParams& p,
+                                 const int8_t* model, int8_t* out) {
+  const Conv2dWeightLayout layout = conv2d_weight_layout(kernel, p);
+  const int32_t row = static_cast<int32_t>(conv2d_column_length(p));
+  if (layout.segment == 0) {
+    for (int64_t i = 0; i < int64_t{row} * p.output_depth; ++i) out[i] = model[i];
+    return;
+  }
+  interleave_row_pairs(model, p.output_depth, row, layout.segment, layout.stored, out);
 }
 
 // Largest column the im2col variants take: their scratch (four columns of

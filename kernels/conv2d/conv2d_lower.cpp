@@ -164,10 +164,10 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
     fold_input_offset(quant.data(), channels, model_weights.data(), row_length,
                       params.input_offset);
   LoweredOperand weights = LoweredOperand::of_tensor(op.inputs[1]);
-  if (const int32_t segment = conv2d_weight_segment(descriptor, params); segment > 0) {
-    std::vector<int8_t> interleaved(model_weights.size());
-    interleave_row_pairs(model_weights.data(), channels, row_length, segment, interleaved.data());
-    weights = LoweredOperand::of_values(interleaved);
+  if (conv2d_weight_layout(descriptor, params).segment > 0) {
+    std::vector<int8_t> ordered(static_cast<size_t>(conv2d_weight_bytes(descriptor, params)));
+    order_conv2d_weights(descriptor, params, model_weights.data(), ordered.data());
+    weights = LoweredOperand::of_values(ordered);
   }
   LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), weights,

@@ -20,34 +20,54 @@ namespace {
 constexpr int32_t kColumns = 2;
 
 uint32_t scratch_bytes(const void* raw) {
-  const int64_t column = conv2d_column_length(*static_cast<const Conv2dParams*>(raw));
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  const int64_t column = conv2d_column_length(p);
   if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
-  return static_cast<uint32_t>(kColumns * column);
+  return static_cast<uint32_t>(kColumns * conv2d_padded_column(p));
 }
 
-// The window of output pixel `pixel` as one int8 column; a tap outside the
-// input holds the zero point, which contributes nothing once the bias
-// carries the input offset's share.
-void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column) {
-  conv2d_fill_column<int8_t>(p, input, pixel, column, static_cast<int8_t>(-p.input_offset),
-                             [](int8_t x) { return x; });
+// The family's checks on the model's weight count, then the padded
+// layout's size (conv2d_weight_bytes).
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
+  const auto& p = *static_cast<const Conv2dParams*>(raw);
+  if (num_inputs != 3 || !is_conv2d_im2col_case(p)) return Status::kBadParams;
+  if (inputs[1].bytes != conv2d_weight_bytes(&kernel_conv2d_s8_im2col, p))
+    return Status::kBadParams;
+  const int64_t model_bytes = conv2d_column_length(p) * p.output_depth;
+  if (model_bytes > UINT32_MAX) return Status::kBadParams;
+  const OperandView as_model[3] = {
+      inputs[0], {inputs[1].constant, static_cast<uint32_t>(model_bytes)}, inputs[2]};
+  return validate_conv2d_im2col(raw, as_model, num_inputs, outputs, num_outputs);
+}
+
+// The window of output pixel `pixel` as one int8 column, then zero points
+// up to the padded length; a tap outside the input holds the zero point,
+// which contributes nothing once the bias carries the input offset's share
+// (and the padding meets zero weights).
+void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column,
+                 int32_t length, int32_t padded) {
+  const auto zero_point = static_cast<int8_t>(-p.input_offset);
+  conv2d_fill_column<int8_t>(p, input, pixel, column, zero_point, [](int8_t x) { return x; });
+  for (int32_t k = length; k < padded; ++k) column[k] = zero_point;
 }
 
 template <Rounding R>
 TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o, int8_t* first) {
   const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
-  int8_t* const second = first + length;
+  const int32_t padded = static_cast<int32_t>(conv2d_padded_column(p));
+  int8_t* const second = first + padded;
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  const auto walk = [first, second, length](auto&& segment) { segment(first, second, length); };
+  const auto walk = [first, second, padded](auto&& segment) { segment(first, second, padded); };
   int8_t* out = o.output;
   int32_t pixel = 0;
   for (; pixel + 1 < pixels; pixel += kColumns, out += kColumns * p.output_depth) {
-    fill_column(p, o.input, pixel, first);
-    fill_column(p, o.input, pixel + 1, second);
+    fill_column(p, o.input, pixel, first, length, padded);
+    fill_column(p, o.input, pixel + 1, second, length, padded);
     conv2d_gemm_two_pixels<R>(p, walk, o.filter, o.quant, out, out + p.output_depth);
   }
   if (pixel < pixels) {
-    fill_column(p, o.input, pixel, first);
+    fill_column(p, o.input, pixel, first, length, padded);
     conv2d_gemm_one_pixel<R>(p, walk, o.filter, o.quant, out);
   }
 }
@@ -67,23 +87,23 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_conv2d_s8_im2col = {
     "conv2d_s8_im2col",
     "conv2d",
-    2,
+    3,
     sizeof(Conv2dParams),
     3,
     3,
     1,
     IsaClass::kScalar,
     "input:s8[batches,input_h,input_w,input_depth], "
-    "filter:s8[output_depth,filter_h,filter_w,input_depth](row pairs interleaved by 4, segment "
-    "filter_h*filter_w*input_depth), "
+    "filter:s8[output_depth,filter_h,filter_w,input_depth](rows padded with zeros to whole 4s, "
+    "row pairs interleaved by 4), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
     "-> output:s8[batches,output_h,output_w,output_depth]; "
-    "scratch=s8[2,filter_h*filter_w*input_depth]; "
+    "scratch=s8[2,filter_h*filter_w*input_depth rounded up to 4]; "
     "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
     "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
     "input_offset,output_offset,act_min,act_max}",
     run,
-    validate_conv2d_im2col,
+    validate,
     scratch_bytes,
 };
 

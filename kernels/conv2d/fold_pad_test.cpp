@@ -176,29 +176,37 @@ std::vector<int8_t> run_lowered(const Graph& graph, const LoweredOp& lowered,
   EXPECT_NE(kernel, nullptr);
   if (kernel == nullptr) return {};
   const Tensor& output = graph.tensors[size_t(lowered.outputs[0])];
-  // The model's weights, or the lowering's own when the variant takes them
-  // reordered (depthwise_conv2d_s8_dsp).
-  const LoweredOperand& filter = lowered.inputs[1];
-  std::vector<uint8_t> weights =
-      filter.tensor >= 0 ? *graph.tensors[size_t(filter.tensor)].data : filter.constant;
-  std::vector<uint8_t> quant = lowered.inputs[2].constant;
+  // Every operand after the input is a constant: the model's (weights the
+  // variant takes as they are) or the lowering's own (reordered weights,
+  // per-channel constants, a pad row).
   std::vector<int8_t> in = input;
   std::vector<int8_t> out(size_t(output.bytes()));
-  const uint32_t in_bytes[3] = {uint32_t(in.size()), uint32_t(weights.size()),
-                                uint32_t(quant.size())};
+  const size_t num_inputs = lowered.inputs.size();
+  std::vector<std::vector<uint8_t>> constants(num_inputs);
+  std::vector<Operand> ins(num_inputs);
+  std::vector<uint32_t> in_bytes(num_inputs);
+  std::vector<const void*> views(num_inputs, nullptr);
+  ins[0] = {in.data(), uint32_t(in.size())};
+  for (size_t i = 1; i < num_inputs; ++i) {
+    const LoweredOperand& operand = lowered.inputs[i];
+    constants[i] =
+        operand.tensor >= 0 ? *graph.tensors[size_t(operand.tensor)].data : operand.constant;
+    ins[i] = {constants[i].data(), uint32_t(constants[i].size())};
+    views[i] = constants[i].data();
+  }
+  for (size_t i = 0; i < num_inputs; ++i) in_bytes[i] = ins[i].bytes;
   const uint32_t out_bytes[1] = {uint32_t(out.size())};
-  const void* constants[3] = {nullptr, nullptr, quant.data()};
-  EXPECT_EQ(
-      test::validate_sizes(*kernel, lowered.params.data(), in_bytes, 3, out_bytes, 1, constants),
-      Status::kOk);
-  const Operand ins[3] = {
-      {in.data(), in_bytes[0]}, {weights.data(), in_bytes[1]}, {quant.data(), in_bytes[2]}};
+  const Status valid = test::validate_sizes(*kernel, lowered.params.data(), in_bytes.data(),
+                                            uint32_t(num_inputs), out_bytes, 1, views.data());
+  EXPECT_EQ(valid, Status::kOk) << kernel->name;
+  if (valid != Status::kOk) return {};
   const Operand outs[1] = {{out.data(), out_bytes[0]}};
   // The target's variant may plan scratch (im2col); uint32 keeps it aligned.
   std::vector<uint32_t> scratch((lowered.scratch_bytes + 3) / 4);
   const Operand scratch_operand{lowered.scratch_bytes ? scratch.data() : nullptr,
                                 lowered.scratch_bytes};
-  const KernelArgs args{lowered.params.data(), ins, 3, outs, 1, scratch_operand, Rounding::kDouble};
+  const KernelArgs args{lowered.params.data(), ins.data(),       uint32_t(num_inputs), outs, 1,
+                        scratch_operand,       Rounding::kDouble};
   EXPECT_EQ(kernel->run(args), Status::kOk);
   return out;
 }

@@ -27,28 +27,33 @@ namespace tinyaot {
 constexpr int32_t kGemmChunk = 4;
 
 // Puts `rows` rows of `row_length` int8 weights, each made of segments of
-// `segment` weights, in the layout the micro-kernels read: rows paired
-// (0,1), (2,3)...; within a pair, segment by segment, alternate chunks of
+// `segment` weights, in the layout the micro-kernels read: each segment
+// stored as `stored_segment` weights (>= segment; the extra ones 0, so that
+// a kernel may read a column padded to whole chunks), rows paired (0,1),
+// (2,3)...; within a pair, segment by segment, alternate chunks of
 // kGemmChunk weights, then both rows' remainders. An odd last row is
-// copied as it is. `out` holds rows * row_length bytes.
+// stored alone, its segments padded the same way. `out` holds
+// rows * (row_length / segment) * stored_segment bytes.
 inline void interleave_row_pairs(const int8_t* rows_in, int32_t rows, int32_t row_length,
-                                 int32_t segment, int8_t* out) {
-  const int32_t whole = segment - segment % kGemmChunk;
+                                 int32_t segment, int32_t stored_segment, int8_t* out) {
+  const auto weight = [&](int32_t row, int32_t start, int32_t k) -> int8_t {
+    return k < segment ? rows_in[row * row_length + start + k] : 0;
+  };
+  const int32_t whole = stored_segment - stored_segment % kGemmChunk;
   int32_t r = 0;
   for (; r + 1 < rows; r += 2) {
-    const int8_t* first = rows_in + r * row_length;
-    const int8_t* second = first + row_length;
     for (int32_t start = 0; start < row_length; start += segment) {
       for (int32_t k = 0; k < whole; k += kGemmChunk) {
-        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = first[start + k + i];
-        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = second[start + k + i];
+        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = weight(r, start, k + i);
+        for (int32_t i = 0; i < kGemmChunk; ++i) *out++ = weight(r + 1, start, k + i);
       }
-      for (int32_t k = whole; k < segment; ++k) *out++ = first[start + k];
-      for (int32_t k = whole; k < segment; ++k) *out++ = second[start + k];
+      for (int32_t k = whole; k < stored_segment; ++k) *out++ = weight(r, start, k);
+      for (int32_t k = whole; k < stored_segment; ++k) *out++ = weight(r + 1, start, k);
     }
   }
   if (r < rows)
-    for (int32_t k = 0; k < row_length; ++k) *out++ = rows_in[r * row_length + k];
+    for (int32_t start = 0; start < row_length; start += segment)
+      for (int32_t k = 0; k < stored_segment; ++k) *out++ = weight(r, start, k);
 }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP

@@ -496,9 +496,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
   if (c.family == Family::kDepthwiseConv2d &&
       order_depthwise_weights(&variant, c.p.depthwise, ws.filter, ws.variant_filter))
     ;  // in the variant's layout
-  else if (c.family == Family::kConv2d && conv2d_weight_segment(&variant, c.p.conv) > 0)
-    interleave_row_pairs(ws.filter, int32_t(c.channels), c.row_length,
-                         conv2d_weight_segment(&variant, c.p.conv), ws.variant_filter);
+  else if (c.family == Family::kConv2d)
+    order_conv2d_weights(&variant, c.p.conv, ws.filter, ws.variant_filter);
   else if (c.family == Family::kFullyConnected && fully_connected_variant_blocks_weights(&variant))
     order_fully_connected_weights(c.p.fc.output_depth, c.p.fc.input_depth,
                                   fully_connected_weight_code(&variant), ws.filter,
@@ -539,6 +538,8 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
     c->variant_filter_bytes = c->filter_bytes;
     if (family == Family::kDepthwiseConv2d)
       c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
+    if (family == Family::kConv2d)
+      c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
     if (c->variant_filter_bytes > kMaxFilterBytes) continue;
     set_variant_quant(variant, *c, ws);
     const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);

@@ -57,7 +57,9 @@
   X(depthwise_conv2d_s8_dsp) \
   X(conv2d_s8_window) \
   X(depthwise_conv2d_s8_scalar) \
-  X(fully_connected_s8_blocked)
+  X(fully_connected_s8_blocked) \
+  X(add_s8_flat) \
+  X(sub_s8_flat)
 // clang-format on
 
 namespace tinyaot {

@@ -7,10 +7,9 @@
 #include "kernels/elementwise/elementwise.h"
 
 namespace tinyaot {
-namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+Status validate_add_sub(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                        const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const AddSubParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   const Status status =
@@ -28,6 +27,8 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
     return Status::kBadParams;
   return Status::kOk;
 }
+
+namespace {
 
 template <Rounding R>
 inline int32_t scale_input(int8_t x, int32_t offset, int32_t left_shift, int32_t multiplier,
@@ -56,22 +57,36 @@ Status run(const KernelArgs& args) {
   return Status::kOk;
 }
 
-constexpr const char* kSignature =
-    "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
-    "params=AddSubParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
-    "output_offset,left_shift,input1_multiplier,input1_shift,input2_multiplier,input2_shift,"
-    "output_multiplier,output_shift,act_min,act_max}";
-
 }  // namespace
 
 const KernelDescriptor kernel_add_s8_ref = {
-    "add_s8_ref", "add",    1,       sizeof(AddSubParams), 2, 2, 1, IsaClass::kScalar, kSignature,
-    run<+1>,      validate, nullptr,
+    "add_s8_ref",
+    "add",
+    1,
+    sizeof(AddSubParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    kAddSubSignature,
+    run<+1>,
+    validate_add_sub,
+    nullptr,
 };
 
 const KernelDescriptor kernel_sub_s8_ref = {
-    "sub_s8_ref", "sub",    1,       sizeof(AddSubParams), 2, 2, 1, IsaClass::kScalar, kSignature,
-    run<-1>,      validate, nullptr,
+    "sub_s8_ref",
+    "sub",
+    1,
+    sizeof(AddSubParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    kAddSubSignature,
+    run<-1>,
+    validate_add_sub,
+    nullptr,
 };
 
 }  // namespace tinyaot

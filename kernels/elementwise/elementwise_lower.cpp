@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include "kernels/common/lower_helpers.h"
+#include "kernels/common/variant_choice.h"
+#include "kernels/elementwise/add_sub_cases.h"
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/lowerings.h"
 
@@ -148,6 +150,28 @@ QuantizedMultiplier multiplier_below_one(double real, Rounding rounding, const O
   return q;
 }
 
+uint64_t elements(const AddSubParams& p) {
+  uint64_t n = 1;
+  for (int32_t dim : p.shape.dims) n *= uint64_t(dim);
+  return n;
+}
+
+// Instructions per element measured on resnet's ADDs: the broadcast walk
+// with quant.h's general requantization, about 69 on M4 and M3 (194 on M0);
+// the flat loop 16 on M4, 24 on M3 (72 on M0).
+uint64_t reference_cost(const AddSubParams& p) { return 69 * elements(p); }
+uint64_t flat_cost(const AddSubParams& p) { return 20 * elements(p); }
+
+const VariantCandidate<AddSubParams> kAddVariants[] = {
+    {KernelId::add_s8_ref, nullptr, reference_cost},
+    {KernelId::add_s8_flat, is_add_sub_flat_case, flat_cost},
+};
+
+const VariantCandidate<AddSubParams> kSubVariants[] = {
+    {KernelId::sub_s8_ref, nullptr, reference_cost},
+    {KernelId::sub_s8_flat, is_add_sub_flat_case, flat_cost},
+};
+
 LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& target,
                         bool subtract) {
   const BinaryOperands operands = binary_operands(graph, op);
@@ -190,7 +214,9 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  LoweredOp lowered = make_lowered(subtract ? KernelId::sub_s8_ref : KernelId::add_s8_ref, params);
+  const KernelId kernel = subtract ? choose_variant(kSubVariants, params, target)
+                                   : choose_variant(kAddVariants, params, target);
+  LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};

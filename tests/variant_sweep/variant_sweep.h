@@ -27,6 +27,7 @@
 #include "kernels/conv2d/gemm_blocks.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
+#include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
 #include "tests/variant_sweep/sweep_support.h"
@@ -76,7 +77,10 @@ struct Workspace {
 };
 
 // The operator families with variants, each checked against its reference.
-enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kNone };
+enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kAdd, kSub, kNone };
+
+// ADD and SUB: two int8 inputs (input and filter buffers), no weights.
+inline bool is_add_sub(Family family) { return family == Family::kAdd || family == Family::kSub; }
 
 inline const KernelDescriptor* family_reference(Family family) {
   switch (family) {
@@ -86,6 +90,10 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_depthwise_conv2d_s8_ref;
     case Family::kFullyConnected:
       return &kernel_fully_connected_s8_ref;
+    case Family::kAdd:
+      return &kernel_add_s8_ref;
+    case Family::kSub:
+      return &kernel_sub_s8_ref;
     case Family::kNone:
       break;
   }
@@ -94,7 +102,8 @@ inline const KernelDescriptor* family_reference(Family family) {
 
 // The family is the operator the descriptor names.
 inline Family family_of(const KernelDescriptor& kernel) {
-  const Family families[] = {Family::kConv2d, Family::kDepthwiseConv2d, Family::kFullyConnected};
+  const Family families[] = {Family::kConv2d, Family::kDepthwiseConv2d, Family::kFullyConnected,
+                             Family::kAdd, Family::kSub};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -107,6 +116,7 @@ struct Case {
     Conv2dParams conv;
     DepthwiseConv2dParams depthwise;
     FullyConnectedParams fc;
+    AddSubParams add_sub;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
@@ -241,6 +251,67 @@ inline bool draw_fully_connected(Random& r, Case* c) {
   return true;
 }
 
+// A rescale significand anywhere in [2^30, 2^31), now and then at its ends.
+inline int32_t draw_significand(Random& r) {
+  const int32_t kind = r.uniform(0, 7);
+  return kind == 0   ? INT32_C(1) << 30
+         : kind == 1 ? INT32_MAX
+                     : r.uniform(INT32_C(1) << 30, INT32_MAX);
+}
+
+// Same-shape operands (now and then as several contiguous axes, or a
+// broadcast the flat variants refuse), TFLite's ADD quantization: the input
+// with the larger scale rescaled by exactly 0.5 (2^30, shift 0), the other
+// by the same or less, the output shift mostly where models put it (about
+// -20) but anywhere in the reference's range too.
+inline bool draw_add_sub(Random& r, Case* c) {
+  AddSubParams& p = c->p.add_sub;
+  p = AddSubParams{};
+  const int32_t elements = r.one_in(3) ? r.uniform(1, 40) : r.uniform(1, int32_t(kMaxOutputBytes));
+  for (int d = 0; d < kBroadcastRank; ++d) p.shape.dims[d] = 1;
+  p.shape.dims[kBroadcastRank - 1] = elements;
+  p.shape.strides1[kBroadcastRank - 1] = p.shape.strides2[kBroadcastRank - 1] = 1;
+  if (r.one_in(8) && elements % 6 == 0) {  // three contiguous axes
+    p.shape.dims[kBroadcastRank - 3] = 2;
+    p.shape.dims[kBroadcastRank - 2] = 3;
+    p.shape.dims[kBroadcastRank - 1] = elements / 6;
+    p.shape.strides1[kBroadcastRank - 2] = p.shape.strides2[kBroadcastRank - 2] = elements / 6;
+    p.shape.strides1[kBroadcastRank - 3] = p.shape.strides2[kBroadcastRank - 3] = elements / 2;
+  }
+  c->input_bytes = c->filter_bytes = c->output_bytes = uint32_t(elements);
+  if (r.one_in(10)) {  // input 2 broadcast along the only axis
+    p.shape.strides2[kBroadcastRank - 1] = 0;
+    for (int d = 0; d < kBroadcastRank - 1; ++d) p.shape.strides2[d] = 0;
+    c->filter_bytes = 1;
+  }
+  p.input1_offset = draw_input_offset(r);
+  p.input2_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  p.left_shift = 20;
+  const bool both_exact = r.one_in(4);
+  int32_t* exact_multiplier = &p.input1_multiplier;
+  int32_t* exact_shift = &p.input1_shift;
+  int32_t* other_multiplier = &p.input2_multiplier;
+  int32_t* other_shift = &p.input2_shift;
+  if (r.one_in(2)) {
+    exact_multiplier = &p.input2_multiplier;
+    exact_shift = &p.input2_shift;
+    other_multiplier = &p.input1_multiplier;
+    other_shift = &p.input1_shift;
+  }
+  *exact_multiplier = INT32_C(1) << 30;
+  *exact_shift = 0;
+  *other_multiplier = both_exact ? INT32_C(1) << 30 : draw_significand(r);
+  *other_shift = both_exact ? 0 : r.one_in(6) ? r.uniform(-31, 0) : r.uniform(-6, -1);
+  p.output_multiplier = draw_significand(r);
+  p.output_shift = r.one_in(6) ? r.uniform(-31, 0) : r.uniform(-22, -17);
+  draw_activation(r, &p.act_min, &p.act_max);
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = p.input1_offset;
+  return true;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -250,6 +321,9 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_depthwise(r, c);
     case Family::kFullyConnected:
       return draw_fully_connected(r, c);
+    case Family::kAdd:
+    case Family::kSub:
+      return draw_add_sub(r, c);
     case Family::kNone:
       break;
   }
@@ -290,6 +364,7 @@ inline void set_input_offset(Case* c, int32_t offset) {
   if (c->family == Family::kConv2d) c->p.conv.input_offset = offset;
   if (c->family == Family::kDepthwiseConv2d) c->p.depthwise.input_offset = offset;
   if (c->family == Family::kFullyConnected) c->p.fc.input_offset = offset;
+  if (is_add_sub(c->family)) c->p.add_sub.input1_offset = c->p.add_sub.input2_offset = offset;
 }
 
 // Inputs, weights and input offset at their extremes, biases at an int32
@@ -345,7 +420,7 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {ws.input, c.input_bytes};
   o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = 3;
+  o.num_inputs = is_add_sub(c.family) ? 2 : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
       conv2d_variant_takes_pad_row(variant)) {
     o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
@@ -472,6 +547,18 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("batches", p.batches).field("input_depth", p.input_depth);
       t->field("output_depth", p.output_depth);
       t->field("input_offset", p.input_offset).field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kAdd:
+    case Family::kSub: {
+      const AddSubParams& p = c.p.add_sub;
+      t->field("elements", c.output_bytes).field("input2_bytes", c.filter_bytes);
+      t->field("input1_offset", p.input1_offset).field("input2_offset", p.input2_offset);
+      t->field("input1_multiplier", p.input1_multiplier).field("input1_shift", p.input1_shift);
+      t->field("input2_multiplier", p.input2_multiplier).field("input2_shift", p.input2_shift);
+      t->field("output_multiplier", p.output_multiplier).field("output_shift", p.output_shift);
+      t->field("output_offset", p.output_offset);
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }

@@ -59,7 +59,8 @@
   X(depthwise_conv2d_s8_scalar) \
   X(fully_connected_s8_blocked) \
   X(add_s8_flat) \
-  X(sub_s8_flat)
+  X(sub_s8_flat) \
+  X(mul_s8_fast)
 // clang-format on
 
 namespace tinyaot {

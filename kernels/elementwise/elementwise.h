@@ -59,6 +59,14 @@ inline constexpr char kAddSubSignature[] =
     "output_offset,left_shift,input1_multiplier,input1_shift,input2_multiplier,input2_shift,"
     "output_multiplier,output_shift,act_min,act_max}";
 
+// Likewise for MUL.
+Status validate_mul(const void* params, const OperandView* inputs, uint32_t num_inputs,
+                    const OperandView* outputs, uint32_t num_outputs);
+inline constexpr char kMulSignature[] =
+    "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
+    "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
+    "output_offset,output_multiplier,output_shift,act_min,act_max}";
+
 extern const KernelDescriptor kernel_add_s8_ref;
 extern const KernelDescriptor kernel_sub_s8_ref;
 extern const KernelDescriptor kernel_mul_s8_ref;
@@ -66,5 +74,6 @@ extern const KernelDescriptor kernel_maximum_s8_ref;
 extern const KernelDescriptor kernel_minimum_s8_ref;
 extern const KernelDescriptor kernel_add_s8_flat;
 extern const KernelDescriptor kernel_sub_s8_flat;
+extern const KernelDescriptor kernel_mul_s8_fast;
 
 }  // namespace tinyaot

@@ -10,6 +10,7 @@
 #include "kernels/common/variant_choice.h"
 #include "kernels/elementwise/add_sub_cases.h"
 #include "kernels/elementwise/elementwise.h"
+#include "kernels/elementwise/mul_cases.h"
 #include "kernels/lowerings.h"
 
 namespace tinyaot {
@@ -172,6 +173,22 @@ const VariantCandidate<AddSubParams> kSubVariants[] = {
     {KernelId::sub_s8_flat, is_add_sub_flat_case, flat_cost},
 };
 
+uint64_t elements(const MulParams& p) {
+  uint64_t n = 1;
+  for (int32_t dim : p.shape.dims) n *= uint64_t(dim);
+  return n;
+}
+
+// The same walk; the reference's general requantization against one
+// SMMLAR (SMLAL, or quant.h's halves on M0) with the offset folded in.
+uint64_t mul_reference_cost(const MulParams& p) { return 40 * elements(p); }
+uint64_t mul_fast_cost(const MulParams& p) { return 20 * elements(p); }
+
+const VariantCandidate<MulParams> kMulVariants[] = {
+    {KernelId::mul_s8_ref, nullptr, mul_reference_cost},
+    {KernelId::mul_s8_fast, is_mul_fast_case, mul_fast_cost},
+};
+
 LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& target,
                         bool subtract) {
   const BinaryOperands operands = binary_operands(graph, op);
@@ -265,7 +282,7 @@ LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& targe
   params.output_shift = q.shift;
   params.act_min = op.act_min;
   params.act_max = op.act_max;
-  LoweredOp lowered = make_lowered(KernelId::mul_s8_ref, params);
+  LoweredOp lowered = make_lowered(choose_variant(kMulVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};

@@ -6,10 +6,9 @@
 #include "kernels/elementwise/elementwise.h"
 
 namespace tinyaot {
-namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+Status validate_mul(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                    const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MulParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   const Status status =
@@ -25,6 +24,8 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
     return Status::kBadParams;
   return Status::kOk;
 }
+
+namespace {
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const MulParams*>(args.params);
@@ -45,20 +46,8 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_ref = {
-    "mul_s8_ref",
-    "mul",
-    1,
-    sizeof(MulParams),
-    2,
-    2,
-    1,
-    IsaClass::kScalar,
-    "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
-    "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
-    "output_offset,output_multiplier,output_shift,act_min,act_max}",
-    run,
-    validate,
-    nullptr,
+    "mul_s8_ref",      "mul",         1,   sizeof(MulParams), 2,       2, 1,
+    IsaClass::kScalar, kMulSignature, run, validate_mul,      nullptr,
 };
 
 }  // namespace tinyaot

@@ -77,10 +77,13 @@ struct Workspace {
 };
 
 // The operator families with variants, each checked against its reference.
-enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kAdd, kSub, kNone };
+enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kAdd, kSub, kMul, kNone };
 
 // ADD and SUB: two int8 inputs (input and filter buffers), no weights.
 inline bool is_add_sub(Family family) { return family == Family::kAdd || family == Family::kSub; }
+
+// Binary element-wise operators: two int8 inputs, no constants.
+inline bool is_binary(Family family) { return is_add_sub(family) || family == Family::kMul; }
 
 inline const KernelDescriptor* family_reference(Family family) {
   switch (family) {
@@ -94,6 +97,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_add_s8_ref;
     case Family::kSub:
       return &kernel_sub_s8_ref;
+    case Family::kMul:
+      return &kernel_mul_s8_ref;
     case Family::kNone:
       break;
   }
@@ -102,8 +107,12 @@ inline const KernelDescriptor* family_reference(Family family) {
 
 // The family is the operator the descriptor names.
 inline Family family_of(const KernelDescriptor& kernel) {
-  const Family families[] = {Family::kConv2d, Family::kDepthwiseConv2d, Family::kFullyConnected,
-                             Family::kAdd, Family::kSub};
+  const Family families[] = {Family::kConv2d,
+                             Family::kDepthwiseConv2d,
+                             Family::kFullyConnected,
+                             Family::kAdd,
+                             Family::kSub,
+                             Family::kMul};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -117,6 +126,7 @@ struct Case {
     DepthwiseConv2dParams depthwise;
     FullyConnectedParams fc;
     AddSubParams add_sub;
+    MulParams mul;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
@@ -312,6 +322,36 @@ inline bool draw_add_sub(Random& r, Case* c) {
   return true;
 }
 
+// MUL: same shapes, a row of input 2 repeated (a per-channel operand) or a
+// scalar; the output rescale mostly where models put it, else anywhere in
+// the reference's range.
+inline bool draw_mul(Random& r, Case* c) {
+  MulParams& p = c->p.mul;
+  p = MulParams{};
+  const int32_t rows = r.uniform(1, 8);
+  const int32_t row = r.uniform(1, int32_t(kMaxOutputBytes) / rows);
+  for (int d = 0; d < kBroadcastRank; ++d) p.shape.dims[d] = 1;
+  p.shape.dims[kBroadcastRank - 2] = rows;
+  p.shape.dims[kBroadcastRank - 1] = row;
+  p.shape.strides1[kBroadcastRank - 2] = row;
+  p.shape.strides1[kBroadcastRank - 1] = 1;
+  const int32_t kind = r.uniform(0, 2);  // same shape, a repeated row, a scalar
+  p.shape.strides2[kBroadcastRank - 2] = kind == 0 ? row : 0;
+  p.shape.strides2[kBroadcastRank - 1] = kind == 2 ? 0 : 1;
+  c->input_bytes = c->output_bytes = uint32_t(rows * row);
+  c->filter_bytes = kind == 0 ? uint32_t(rows * row) : kind == 1 ? uint32_t(row) : 1;
+  p.input1_offset = draw_input_offset(r);
+  p.input2_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  p.output_multiplier = draw_significand(r);
+  p.output_shift = r.one_in(6) ? r.uniform(-31, 14) : r.uniform(-12, -4);
+  draw_activation(r, &p.act_min, &p.act_max);
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = p.input1_offset;
+  return true;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -324,6 +364,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
     case Family::kAdd:
     case Family::kSub:
       return draw_add_sub(r, c);
+    case Family::kMul:
+      return draw_mul(r, c);
     case Family::kNone:
       break;
   }
@@ -365,6 +407,7 @@ inline void set_input_offset(Case* c, int32_t offset) {
   if (c->family == Family::kDepthwiseConv2d) c->p.depthwise.input_offset = offset;
   if (c->family == Family::kFullyConnected) c->p.fc.input_offset = offset;
   if (is_add_sub(c->family)) c->p.add_sub.input1_offset = c->p.add_sub.input2_offset = offset;
+  if (c->family == Family::kMul) c->p.mul.input1_offset = c->p.mul.input2_offset = offset;
 }
 
 // Inputs, weights and input offset at their extremes, biases at an int32
@@ -420,7 +463,7 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {ws.input, c.input_bytes};
   o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = is_add_sub(c.family) ? 2 : 3;
+  o.num_inputs = is_binary(c.family) ? 2 : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
       conv2d_variant_takes_pad_row(variant)) {
     o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
@@ -557,6 +600,16 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("input1_offset", p.input1_offset).field("input2_offset", p.input2_offset);
       t->field("input1_multiplier", p.input1_multiplier).field("input1_shift", p.input1_shift);
       t->field("input2_multiplier", p.input2_multiplier).field("input2_shift", p.input2_shift);
+      t->field("output_multiplier", p.output_multiplier).field("output_shift", p.output_shift);
+      t->field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kMul: {
+      const MulParams& p = c.p.mul;
+      t->field("rows", p.shape.dims[kBroadcastRank - 2]);
+      t->field("row", p.shape.dims[kBroadcastRank - 1]).field("input2_bytes", c.filter_bytes);
+      t->field("input1_offset", p.input1_offset).field("input2_offset", p.input2_offset);
       t->field("output_multiplier", p.output_multiplier).field("output_shift", p.output_shift);
       t->field("output_offset", p.output_offset);
       t->field("act_min", p.act_min).field("act_max", p.act_max);

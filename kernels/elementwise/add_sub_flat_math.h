@@ -55,6 +55,13 @@ inline int32_t high_multiply_add(int32_t x, int32_t m, int32_t acc) {
     __asm__("smmla %0, %1, %2, %3" : "=r"(result) : "r"(x), "r"(m), "r"(acc));
   }
   return result;
+#elif defined(__ARM_ARCH_7M__)
+  // GCC 12 accumulates into (2^31, 0) and adds `acc` after the SMLAL (two
+  // MOVs and two ADDs); with `acc` as the high accumulator it is one MOV.
+  uint32_t low = kRound ? uint32_t{1} << 31 : 0;
+  int32_t high = acc;
+  __asm__("smlal %0, %1, %2, %3" : "+r"(low), "+r"(high) : "r"(x), "r"(m));
+  return high;
 #else
   const int64_t product = static_cast<int64_t>(x) * m;
   const uint64_t sum = static_cast<uint64_t>(product) + (static_cast<uint64_t>(acc) << 32) +

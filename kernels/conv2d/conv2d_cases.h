@@ -6,6 +6,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/common/dot_s8.h"
 #include "kernels/common/output_step.h"
@@ -100,11 +101,17 @@ TINYAOT_MODE_LOOP void conv2d_multiply_columns(const Conv2dParams& p, const Colu
 }
 
 // The im2col copy of output pixel `pixel`'s window (flat over batches, rows,
-// columns): each tap's input_depth values through `convert`, or `outside`
-// for a tap past the input's edge. The variants differ only in those two.
-template <typename Column, typename Convert>
+// columns) as int8: each tap's input_depth values, or the input zero point
+// for a tap past the input's edge (nothing, once the bias carries the input
+// offset's share). Whole 32-bit words when the channel count and both
+// addresses allow it (aligned: Cortex-M0 faults on an unaligned word).
 inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel,
-                               Column* column, Column outside, Convert convert) {
+                               int8_t* column) {
+  const auto zero_point = static_cast<int8_t>(-p.input_offset);
+  const bool words =
+      p.input_depth % 4 == 0 &&
+      ((reinterpret_cast<uintptr_t>(input) | reinterpret_cast<uintptr_t>(column)) & 3) == 0;
+  const uint32_t zero_points = 0x01010101u * static_cast<uint8_t>(zero_point);
   const int32_t per_image = p.output_h * p.output_w;
   const int32_t b = pixel / per_image;
   const int32_t oy = pixel % per_image / p.output_w;
@@ -117,10 +124,21 @@ inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32
     for (int32_t kx = 0; kx < p.filter_w; ++kx) {
       const int32_t x = x_origin + kx * p.dilation_w;
       if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
-        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = outside;
+        if (words) {
+          auto* to = static_cast<uint32_t*>(__builtin_assume_aligned(column, 4));
+          for (int32_t w = 0; w < p.input_depth / 4; ++w) memcpy(to + w, &zero_points, 4);
+        } else {
+          for (int32_t c = 0; c < p.input_depth; ++c) column[c] = zero_point;
+        }
       } else {
         const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
-        for (int32_t c = 0; c < p.input_depth; ++c) column[c] = convert(in[c]);
+        if (words) {
+          auto* to = static_cast<uint32_t*>(__builtin_assume_aligned(column, 4));
+          const auto* from = static_cast<const uint32_t*>(__builtin_assume_aligned(in, 4));
+          for (int32_t w = 0; w < p.input_depth / 4; ++w) memcpy(to + w, from + w, 4);
+        } else {
+          for (int32_t c = 0; c < p.input_depth; ++c) column[c] = in[c];
+        }
       }
       column += p.input_depth;
     }

@@ -48,7 +48,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column,
                  int32_t length, int32_t padded) {
   const auto zero_point = static_cast<int8_t>(-p.input_offset);
-  conv2d_fill_column<int8_t>(p, input, pixel, column, zero_point, [](int8_t x) { return x; });
+  conv2d_fill_column(p, input, pixel, column);
   for (int32_t k = length; k < padded; ++k) column[k] = zero_point;
 }
 

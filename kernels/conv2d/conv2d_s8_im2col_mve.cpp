@@ -28,8 +28,7 @@ uint32_t scratch_bytes(const void* raw) {
 // product cancels against the folded bias term (validate keeps
 // input_offset in [-127, 128], so the zero point is int8).
 void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column) {
-  conv2d_fill_column<int8_t>(p, input, pixel, column, static_cast<int8_t>(-p.input_offset),
-                             [](int8_t x) { return x; });
+  conv2d_fill_column(p, input, pixel, column);
 }
 
 template <Rounding R>

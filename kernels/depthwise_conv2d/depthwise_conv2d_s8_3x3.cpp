@@ -1,7 +1,7 @@
 // DEPTHWISE_CONV_2D with a 3x3 filter and depth multiplier 1: for each
 // output pixel the taps inside the input form one rectangle, computed once
-// (not checked per tap and channel), and a block of channels accumulates
-// tap by tap, reading input and weights contiguously.
+// (not checked per tap and channel), and four channels accumulate in
+// registers over it, tap by tap.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
@@ -12,7 +12,7 @@ namespace tinyaot {
 namespace {
 
 constexpr int32_t kFilter = 3;
-constexpr int32_t kBlock = 16;  // channels accumulated together (on the stack)
+constexpr int32_t kGroup = 4;  // channels accumulated together, in registers
 
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
@@ -37,6 +37,9 @@ template <Rounding R>
 TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
                                 const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
+  const int32_t offset = p.input_offset;
+  const int32_t row_step = p.input_w * depth;
+  const OutputRange range = output_range(p);
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * depth;
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
@@ -48,29 +51,40 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
         int32_t kx_first, kx_last;
         tap_range(x_origin, p.input_w, &kx_first, &kx_last);
         int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * depth;
-        for (int32_t c0 = 0; c0 < depth; c0 += kBlock) {
-          const int32_t count = depth - c0 < kBlock ? depth - c0 : kBlock;
-          // Unsigned sums wrap like the hardware's int32 accumulator.
-          uint32_t acc[kBlock] = {};
-          for (int32_t ky = ky_first; ky < ky_last; ++ky) {
-            for (int32_t kx = kx_first; kx < kx_last; ++kx) {
-              const int8_t* in = image + ((y_origin + ky) * p.input_w + x_origin + kx) * depth + c0;
-              const int8_t* weights = filter + (ky * kFilter + kx) * depth + c0;
-              // Plain C++ on every core (DSP cores take
-              // depthwise_conv2d_s8_dsp). A whole block unrolled: fixed
-              // offsets instead of pointer steps, no loop compare.
-              if (count == kBlock) {
-#pragma GCC unroll 16
-                for (int32_t j = 0; j < kBlock; ++j)
-                  acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
-              } else {
-                for (int32_t j = 0; j < count; ++j)
-                  acc[j] += static_cast<uint32_t>((in[j] + p.input_offset) * weights[j]);
-              }
+        const int8_t* const corner =
+            image + ((y_origin + ky_first) * p.input_w + x_origin + kx_first) * depth;
+        const int8_t* const corner_weights = filter + (ky_first * kFilter + kx_first) * depth;
+        int32_t c = 0;
+        // Four channels in registers over the tap rectangle: per tap and
+        // channel one LDRSB of input and of weight, the offset add, an MLA.
+        for (; c + kGroup <= depth; c += kGroup) {
+          uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // wrap like the int32 accumulator
+          const int8_t* row = corner + c;
+          const int8_t* row_weights = corner_weights + c;
+          for (int32_t ky = ky_first; ky < ky_last;
+               ++ky, row += row_step, row_weights += kFilter * depth) {
+            const int8_t* in = row;
+            const int8_t* w = row_weights;
+            for (int32_t kx = kx_first; kx < kx_last; ++kx, in += depth, w += depth) {
+              a0 += static_cast<uint32_t>((in[0] + offset) * w[0]);
+              a1 += static_cast<uint32_t>((in[1] + offset) * w[1]);
+              a2 += static_cast<uint32_t>((in[2] + offset) * w[2]);
+              a3 += static_cast<uint32_t>((in[3] + offset) * w[3]);
             }
           }
-          for (int32_t j = 0; j < count; ++j)
-            out[c0 + j] = output_step<R>(acc[j], quant[c0 + j], p);
+          out[c] = output_step<R>(a0, quant[c], range);
+          out[c + 1] = output_step<R>(a1, quant[c + 1], range);
+          out[c + 2] = output_step<R>(a2, quant[c + 2], range);
+          out[c + 3] = output_step<R>(a3, quant[c + 3], range);
+        }
+        for (; c < depth; ++c) {
+          uint32_t acc = 0;
+          for (int32_t ky = ky_first; ky < ky_last; ++ky)
+            for (int32_t kx = kx_first; kx < kx_last; ++kx)
+              acc += static_cast<uint32_t>(
+                  (corner[(ky - ky_first) * row_step + (kx - kx_first) * depth + c] + offset) *
+                  corner_weights[((ky - ky_first) * kFilter + kx - kx_first) * depth + c]);
+          out[c] = output_step<R>(acc, quant[c], range);
         }
       }
     }

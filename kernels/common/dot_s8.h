@@ -10,10 +10,7 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 #endif
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#include <string.h>
-#endif
+#include "kernels/common/dsp_words.h"
 
 namespace tinyaot {
 
@@ -34,12 +31,6 @@ inline uint32_t dot_s8(const int8_t* a, const int8_t* b, int32_t length) {
 #endif
 }
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-// A rotate the compiler folds into SXTB16's operand (ACLE's __ror is not in
-// every toolchain's arm_acle.h).
-inline uint32_t rotate_right_8(uint32_t x) { return (x >> 8) | (x << 24); }
-#endif
-
 // Two dot products sharing one weight vector: *sum_a += w . a, *sum_b +=
 // w . b (wrapping). On a DSP core: four weights per 32-bit load, widened by
 // SXTB16 into even and odd halves, each multiplied with the matching halves
@@ -52,15 +43,12 @@ inline void dot_s8_pair(const int8_t* w, const int8_t* a, const int8_t* b, int32
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   int32_t dsp_a = static_cast<int32_t>(acc_a), dsp_b = static_cast<int32_t>(acc_b);
   for (; k + 4 <= length; k += 4) {
-    uint32_t w4, a4, b4;  // unaligned 32-bit loads, as the cores allow
-    memcpy(&w4, w + k, 4);
-    memcpy(&a4, a + k, 4);
-    memcpy(&b4, b + k, 4);
-    const int16x2_t w_even = __sxtb16(w4), w_odd = __sxtb16(rotate_right_8(w4));
+    const uint32_t w4 = load_word(w + k), a4 = load_word(a + k), b4 = load_word(b + k);
+    const int16x2_t w_even = __sxtb16(w4), w_odd = odd_bytes(w4);
     dsp_a = __smlad(w_even, __sxtb16(a4), dsp_a);
-    dsp_a = __smlad(w_odd, __sxtb16(rotate_right_8(a4)), dsp_a);
+    dsp_a = __smlad(w_odd, odd_bytes(a4), dsp_a);
     dsp_b = __smlad(w_even, __sxtb16(b4), dsp_b);
-    dsp_b = __smlad(w_odd, __sxtb16(rotate_right_8(b4)), dsp_b);
+    dsp_b = __smlad(w_odd, odd_bytes(b4), dsp_b);
   }
   acc_a = static_cast<uint32_t>(dsp_a);
   acc_b = static_cast<uint32_t>(dsp_b);

@@ -16,10 +16,7 @@
 
 #include <stdint.h>
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#include <string.h>
-#endif
+#include "kernels/common/dsp_words.h"
 
 namespace tinyaot {
 
@@ -56,22 +53,6 @@ inline void interleave_row_pairs(const int8_t* rows_in, int32_t rows, int32_t ro
       for (int32_t k = 0; k < stored_segment; ++k) *out++ = weight(r, start, k);
 }
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-inline uint32_t gemm_load_word(const int8_t* p) {
-  uint32_t word;  // unaligned 32-bit load, as the cores allow
-  memcpy(&word, p, 4);
-  return word;
-}
-
-// SXTB16 of the word rotated right by 8 (its odd bytes): GCC 12 neither has
-// ACLE's __ror nor folds a shift-or into the instruction's rotation.
-inline int16x2_t gemm_odd_bytes(uint32_t x) {
-  int16x2_t widened;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(widened) : "r"(x));
-  return widened;
-}
-#endif
-
 // s += w * x as one MLA on Armv7-M (the product wraps like the sum):
 // written plainly, GCC 12 reassociates an unrolled chain of them into MULs
 // and MLAs on partial sums plus an ADD per chain.
@@ -102,21 +83,21 @@ inline const int8_t* gemm_block_2x2(const int8_t* pair, const int8_t* a, const i
   int32_t s00 = static_cast<int32_t>(acc[0]), s01 = static_cast<int32_t>(acc[1]);
   int32_t s10 = static_cast<int32_t>(acc[2]), s11 = static_cast<int32_t>(acc[3]);
   while (a != whole_end) {
-    const uint32_t a4 = gemm_load_word(a), b4 = gemm_load_word(b);
+    const uint32_t a4 = load_word(a), b4 = load_word(b);
     a += kGemmChunk;
     b += kGemmChunk;
-    const int16x2_t a_even = __sxtb16(a4), a_odd = gemm_odd_bytes(a4);
-    const int16x2_t b_even = __sxtb16(b4), b_odd = gemm_odd_bytes(b4);
-    uint32_t w4 = gemm_load_word(pair);
-    int16x2_t w_even = __sxtb16(w4), w_odd = gemm_odd_bytes(w4);
+    const int16x2_t a_even = __sxtb16(a4), a_odd = odd_bytes(a4);
+    const int16x2_t b_even = __sxtb16(b4), b_odd = odd_bytes(b4);
+    uint32_t w4 = load_word(pair);
+    int16x2_t w_even = __sxtb16(w4), w_odd = odd_bytes(w4);
     s00 = __smlad(w_even, a_even, s00);
     s00 = __smlad(w_odd, a_odd, s00);
     s01 = __smlad(w_even, b_even, s01);
     s01 = __smlad(w_odd, b_odd, s01);
-    w4 = gemm_load_word(pair + kGemmChunk);
+    w4 = load_word(pair + kGemmChunk);
     pair += 2 * kGemmChunk;
     w_even = __sxtb16(w4);
-    w_odd = gemm_odd_bytes(w4);
+    w_odd = odd_bytes(w4);
     s10 = __smlad(w_even, a_even, s10);
     s10 = __smlad(w_odd, a_odd, s10);
     s11 = __smlad(w_even, b_even, s11);
@@ -175,15 +156,15 @@ inline const int8_t* gemm_block_2x1(const int8_t* pair, const int8_t* a, int32_t
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   int32_t d0 = static_cast<int32_t>(s0), d1 = static_cast<int32_t>(s1);
   while (a != whole_end) {
-    const uint32_t a4 = gemm_load_word(a);
+    const uint32_t a4 = load_word(a);
     a += kGemmChunk;
-    const int16x2_t a_even = __sxtb16(a4), a_odd = gemm_odd_bytes(a4);
-    const uint32_t w0 = gemm_load_word(pair), w1 = gemm_load_word(pair + kGemmChunk);
+    const int16x2_t a_even = __sxtb16(a4), a_odd = odd_bytes(a4);
+    const uint32_t w0 = load_word(pair), w1 = load_word(pair + kGemmChunk);
     pair += 2 * kGemmChunk;
     d0 = __smlad(__sxtb16(w0), a_even, d0);
-    d0 = __smlad(gemm_odd_bytes(w0), a_odd, d0);
+    d0 = __smlad(odd_bytes(w0), a_odd, d0);
     d1 = __smlad(__sxtb16(w1), a_even, d1);
-    d1 = __smlad(gemm_odd_bytes(w1), a_odd, d1);
+    d1 = __smlad(odd_bytes(w1), a_odd, d1);
   }
   s0 = static_cast<uint32_t>(d0);
   s1 = static_cast<uint32_t>(d1);

@@ -16,6 +16,7 @@
 // byte, the same value in every lane), then one at a time. No scratch.
 #include <type_traits>
 
+#include "kernels/common/dsp_words.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
@@ -50,11 +51,6 @@ struct Sums {
 };
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-inline uint32_t load_word(const int8_t* p) {
-  uint32_t word;  // unaligned 32-bit load, as the cores allow
-  memcpy(&word, p, 4);
-  return word;
-}
 
 // SXTAB16 of a word rotated right by 8 (its odd bytes): GCC 12 neither has
 // ACLE's __ror nor folds a shift-or into the operand's rotation.

@@ -5,6 +5,7 @@
 // rows' weight words, 16 aligned bytes, are widened and multiplied by
 // SMLAD: 4 + 16 instructions for 16 MACs. The input offset's share is in
 // the bias.
+#include "kernels/common/dsp_words.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
@@ -23,20 +24,6 @@ namespace tinyaot {
 namespace {
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-inline uint32_t load_word(const int8_t* p) {
-  uint32_t word;  // unaligned 32-bit load, as the cores allow
-  memcpy(&word, p, 4);
-  return word;
-}
-
-// SXTB16 of the word's odd bytes: GCC 12 neither has ACLE's __ror nor
-// folds a shift-or into the instruction's rotation.
-inline int16x2_t odd_bytes(uint32_t x) {
-  int16x2_t widened;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(widened) : "r"(x));
-  return widened;
-}
-
 // The word at *at (unaligned, as the cores allow), the pointer stepped
 // past it: one LDR with post-increment (GCC 12 forms it in a simple loop,
 // not in the loop above unrolled twice).

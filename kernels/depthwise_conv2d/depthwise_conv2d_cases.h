@@ -41,6 +41,12 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
     return Status::kBadParams;
+  // The kernels step between taps by dilation * channels and between rows
+  // by dilation * row bytes in int32: a dilation that overflows those fits
+  // no real input (a one-tap window accepts any), so it is refused.
+  const int64_t tap_step = int64_t{p.dilation_w} * p.input_depth;
+  const int64_t row_step = int64_t{p.dilation_h} * p.input_w * p.input_depth;
+  if (tap_step > INT32_MAX || row_step > INT32_MAX) return Status::kBadParams;
   return Status::kOk;
 }
 

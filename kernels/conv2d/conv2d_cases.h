@@ -63,43 +63,6 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
          p.filter_depth == p.input_depth;
 }
 
-// The GEMM step the column-based variants share: `columns` (1 or 2) output
-// pixels from columns of `length` values (raw int8 input, or int16 im2col
-// columns), every filter row multiplied with each column. Sums are
-// unsigned so that they wrap like the hardware's int32 accumulator. Two
-// columns share each weight load (CMSIS-NN's mat_mult_kernel shape); int8
-// columns go through dot_s8_pair (SMLAD on DSP cores, VMLADAVA on MVE),
-// int16 columns through a plain loop (GCC emits one SMLABB per MAC).
-// Each output ends with the shared output step (the bias may hold the
-// input offset's share).
-template <Rounding R, typename Column>
-TINYAOT_MODE_LOOP void conv2d_multiply_columns(const Conv2dParams& p, const Column* first,
-                                               const Column* second, int32_t length,
-                                               const int8_t* filter, const ChannelQuant* quant,
-                                               int8_t* out) {
-  const int8_t* weights = filter;
-  for (int32_t o = 0; o < p.output_depth; ++o, weights += length) {
-    if (second != nullptr) {
-      uint32_t acc0 = 0, acc1 = 0;
-      if constexpr (sizeof(Column) == 1) {
-        dot_s8_pair(weights, first, second, length, &acc0, &acc1);
-      } else {
-        for (int32_t k = 0; k < length; ++k) {
-          const int32_t w = weights[k];
-          acc0 += static_cast<uint32_t>(first[k] * w);
-          acc1 += static_cast<uint32_t>(second[k] * w);
-        }
-      }
-      out[o] = output_step<R>(acc0, quant[o], p);
-      out[p.output_depth + o] = output_step<R>(acc1, quant[o], p);
-    } else {
-      uint32_t acc = 0;
-      for (int32_t k = 0; k < length; ++k) acc += static_cast<uint32_t>(first[k] * weights[k]);
-      out[o] = output_step<R>(acc, quant[o], p);
-    }
-  }
-}
-
 // The im2col copy of output pixel `pixel`'s window (flat over batches, rows,
 // columns) as int8: each tap's input_depth values, or the input zero point
 // for a tap past the input's edge (nothing, once the bias carries the input
@@ -213,8 +176,9 @@ inline void order_conv2d_weights(const KernelDescriptor* kernel, const Conv2dPar
   interleave_row_pairs(model, p.output_depth, row, layout.segment, layout.stored, out);
 }
 
-// Largest column the im2col variants take: their scratch (four columns of
-// at most two bytes, rounded up to 16) must stay a valid uint32 size.
+// Largest column the im2col variants take: their scratch (at most four
+// int8 columns, each rounded up to whole words, the whole to 16 bytes)
+// must stay a valid uint32 size.
 constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;
 
 // Ungrouped convolution of any window, padding, stride and dilation whose

@@ -29,6 +29,13 @@ struct Conv2dParams {
   int32_t act_min, act_max;
 };
 
+// The parameter struct as every conv variant's signature names it (part
+// of the ABI fingerprint): written once, joined to each signature string.
+#define TINYAOT_CONV2D_PARAMS_SIGNATURE                                                      \
+  "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"  \
+  "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left," \
+  "input_offset,output_offset,act_min,act_max}"
+
 // Operands: input s8 [batches, input_h, input_w, input_depth], filter s8
 // [output_depth, filter_h, filter_w, filter_depth], ChannelQuant[output_depth]
 // -> output s8 [batches, output_h, output_w, output_depth].

@@ -63,10 +63,8 @@ const KernelDescriptor kernel_conv2d_s8_1x1 = {
     "input:s8[batches,input_h,input_w,input_depth], "
     "filter:s8[output_depth,1,1,input_depth](row pairs interleaved by 4, segment input_depth), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
-    "-> output:s8[batches,input_h,input_w,output_depth]; "
-    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
-    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
-    "input_offset,output_offset,act_min,act_max}; case=1x1,stride1,nopad",
+    "-> output:s8[batches,input_h,input_w,output_depth]; " TINYAOT_CONV2D_PARAMS_SIGNATURE
+    "; case=1x1,stride1,nopad",
     run,
     validate,
     nullptr,

@@ -98,10 +98,7 @@ const KernelDescriptor kernel_conv2d_s8_im2col = {
     "row pairs interleaved by 4), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
     "-> output:s8[batches,output_h,output_w,output_depth]; "
-    "scratch=s8[2,filter_h*filter_w*input_depth rounded up to 4]; "
-    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
-    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
-    "input_offset,output_offset,act_min,act_max}",
+    "scratch=s8[2,filter_h*filter_w*input_depth rounded up to 4]; " TINYAOT_CONV2D_PARAMS_SIGNATURE,
     run,
     validate,
     scratch_bytes,

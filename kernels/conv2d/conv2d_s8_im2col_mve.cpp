@@ -85,10 +85,7 @@ const KernelDescriptor kernel_conv2d_s8_im2col_mve = {
     "filter:s8[output_depth,filter_h,filter_w,input_depth], "
     "quant:ChannelQuant[output_depth]{bias+=input_offset*sum(filter[o])} "
     "-> output:s8[batches,output_h,output_w,output_depth]; "
-    "scratch=s8[align16(4*filter_h*filter_w*input_depth)]; "
-    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
-    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
-    "input_offset,output_offset,act_min,act_max}",
+    "scratch=s8[align16(4*filter_h*filter_w*input_depth)]; " TINYAOT_CONV2D_PARAMS_SIGNATURE,
     run,
     validate_conv2d_im2col,
     scratch_bytes,

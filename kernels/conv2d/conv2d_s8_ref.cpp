@@ -74,10 +74,8 @@ const KernelDescriptor kernel_conv2d_s8_ref = {
     IsaClass::kScalar,
     "input:s8[batches,input_h,input_w,input_depth], "
     "filter:s8[output_depth,filter_h,filter_w,filter_depth], "
-    "quant:ChannelQuant[output_depth] -> output:s8[batches,output_h,output_w,output_depth]; "
-    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
-    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
-    "input_offset,output_offset,act_min,act_max}",
+    "quant:ChannelQuant[output_depth] -> "
+    "output:s8[batches,output_h,output_w,output_depth]; " TINYAOT_CONV2D_PARAMS_SIGNATURE,
     run,
     validate,
     nullptr,

@@ -122,10 +122,8 @@ const KernelDescriptor kernel_conv2d_s8_window = {
     "input_depth), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum), "
     "pad:s8[input_depth](-input_offset) "
-    "-> output:s8[batches,output_h,output_w,output_depth]; "
-    "params=Conv2dParams{batches,input_h,input_w,input_depth,filter_h,filter_w,filter_depth,"
-    "output_h,output_w,output_depth,stride_h,stride_w,dilation_h,dilation_w,pad_top,pad_left,"
-    "input_offset,output_offset,act_min,act_max}; case=ungrouped",
+    "-> output:s8[batches,output_h,output_w,output_depth]; " TINYAOT_CONV2D_PARAMS_SIGNATURE
+    "; case=ungrouped",
     run,
     validate,
     nullptr,

@@ -63,49 +63,167 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
          p.filter_depth == p.input_depth;
 }
 
-// The im2col copy of output pixel `pixel`'s window (flat over batches, rows,
-// columns) as int8: each tap's input_depth values, or the input zero point
-// for a tap past the input's edge (nothing, once the bias carries the input
-// offset's share). Whole 32-bit words when the channel count and both
-// addresses allow it (aligned: Cortex-M0 faults on an unaligned word).
-inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel,
-                               int8_t* column) {
-  const auto zero_point = static_cast<int8_t>(-p.input_offset);
-  const bool words =
-      p.input_depth % 4 == 0 &&
-      ((reinterpret_cast<uintptr_t>(input) | reinterpret_cast<uintptr_t>(column)) & 3) == 0;
-  const uint32_t zero_points = 0x01010101u * static_cast<uint8_t>(zero_point);
-  const int32_t per_image = p.output_h * p.output_w;
-  const int32_t b = pixel / per_image;
-  const int32_t oy = pixel % per_image / p.output_w;
-  const int32_t ox = pixel % p.output_w;
-  const int8_t* image = input + b * p.input_h * p.input_w * p.input_depth;
-  const int32_t y_origin = oy * p.stride_h - p.pad_top;
-  const int32_t x_origin = ox * p.stride_w - p.pad_left;
-  for (int32_t ky = 0; ky < p.filter_h; ++ky) {
-    const int32_t y = y_origin + ky * p.dilation_h;
-    for (int32_t kx = 0; kx < p.filter_w; ++kx) {
-      const int32_t x = x_origin + kx * p.dilation_w;
-      if (y < 0 || y >= p.input_h || x < 0 || x >= p.input_w) {
-        if (words) {
-          auto* to = static_cast<uint32_t*>(__builtin_assume_aligned(column, 4));
-          for (int32_t w = 0; w < p.input_depth / 4; ++w) memcpy(to + w, &zero_points, 4);
-        } else {
-          for (int32_t c = 0; c < p.input_depth; ++c) column[c] = zero_point;
-        }
-      } else {
-        const int8_t* in = image + (y * p.input_w + x) * p.input_depth;
-        if (words) {
-          auto* to = static_cast<uint32_t*>(__builtin_assume_aligned(column, 4));
-          const auto* from = static_cast<const uint32_t*>(__builtin_assume_aligned(in, 4));
-          for (int32_t w = 0; w < p.input_depth / 4; ++w) memcpy(to + w, from + w, 4);
-        } else {
-          for (int32_t c = 0; c < p.input_depth; ++c) column[c] = in[c];
-        }
-      }
-      column += p.input_depth;
+// Up to three bytes as straight code: written as a loop, GCC turns it
+// into a call of memcpy or memset, dearer than the copy.
+inline void conv2d_copy_tail(int8_t* to, const int8_t* from, int32_t count) {
+  if (count > 0) to[0] = from[0];
+  if (count > 1) to[1] = from[1];
+  if (count > 2) to[2] = from[2];
+}
+
+// Copies `count` bytes: whole 32-bit words where the core allows them at
+// these addresses (any address on a core with unaligned access; Cortex-M0
+// faults on an unaligned word), four bytes a step otherwise.
+inline void conv2d_copy_bytes(int8_t* to, const int8_t* from, int32_t count) {
+#if !defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED)
+  for (; count >= 4; count -= 4, to += 4, from += 4) {
+    uint32_t word;
+    memcpy(&word, from, 4);
+    memcpy(to, &word, 4);
+  }
+#else
+  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & 3) == 0) {
+    for (; count >= 4; count -= 4, to += 4, from += 4)
+      *static_cast<uint32_t*>(__builtin_assume_aligned(to, 4)) =
+          *static_cast<const uint32_t*>(__builtin_assume_aligned(from, 4));
+  } else {
+    for (; count >= 4; count -= 4, to += 4, from += 4) {
+      const int8_t b0 = from[0], b1 = from[1], b2 = from[2], b3 = from[3];
+      to[0] = b0;
+      to[1] = b1;
+      to[2] = b2;
+      to[3] = b3;
     }
   }
+#endif
+  conv2d_copy_tail(to, from, count);
+}
+
+// Stores `count` copies of `value`, whole words where the address allows.
+inline void conv2d_set_bytes(int8_t* to, int8_t value, int32_t count) {
+  const uint32_t word = 0x01010101u * static_cast<uint8_t>(value);
+#if !defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED)
+  for (; count >= 4; count -= 4, to += 4) memcpy(to, &word, 4);
+#else
+  if ((reinterpret_cast<uintptr_t>(to) & 3) == 0) {
+    for (; count >= 4; count -= 4, to += 4)
+      *static_cast<uint32_t*>(__builtin_assume_aligned(to, 4)) = word;
+  } else {
+    for (; count >= 4; count -= 4, to += 4) {
+      to[0] = value;
+      to[1] = value;
+      to[2] = value;
+      to[3] = value;
+    }
+  }
+#endif
+  const int8_t values[3] = {value, value, value};
+  conv2d_copy_tail(to, values, count);
+}
+
+// Where output pixels' windows lie, pixel after pixel (batches, rows,
+// columns) without a division: the pixel's image and the input
+// coordinates of its top-left tap (negative or past the input at an edge).
+struct Conv2dWindowCursor {
+  const int8_t* image;
+  int32_t y, x;    // the top-left tap
+  int32_t oy, ox;  // the output pixel in its image
+
+  static Conv2dWindowCursor first(const Conv2dParams& p, const int8_t* input) {
+    return {input, -p.pad_top, -p.pad_left, 0, 0};
+  }
+
+  void advance(const Conv2dParams& p) {
+    x += p.stride_w;
+    if (++ox < p.output_w) return;
+    ox = 0;
+    x = -p.pad_left;
+    y += p.stride_h;
+    if (++oy < p.output_h) return;
+    oy = 0;
+    y = -p.pad_top;
+    image += p.input_h * p.input_w * p.input_depth;
+  }
+};
+
+// The im2col copy of one window as int8 (filter_h * filter_w * input_depth
+// values in the weights' order): each tap's channels, or the input zero
+// point for a tap past the input's edge (nothing, once the bias carries
+// the input offset's share). A filter row is at most three runs, zero
+// points / the input's contiguous bytes / zero points (dilation 1), so no
+// tap is checked; a dilated row is copied tap by tap.
+inline void conv2d_fill_window(const Conv2dParams& p, const Conv2dWindowCursor& w, int8_t* column) {
+  const auto zero_point = static_cast<int8_t>(-p.input_offset);
+  const int32_t depth = p.input_depth;
+  const int32_t taps = p.filter_w;
+  const int32_t row_values = taps * depth;
+  const int32_t row_bytes = p.input_w * depth;
+  if (p.dilation_w == 1 && w.y >= 0 && w.x >= 0 && w.x + taps <= p.input_w &&
+      w.y + (p.filter_h - 1) * p.dilation_h < p.input_h) {
+    // Inside the input: each filter row one run of input bytes.
+    const int8_t* in = w.image + w.y * row_bytes + w.x * depth;
+    const int32_t step = p.dilation_h * row_bytes;
+    for (int32_t ky = 0; ky < p.filter_h; ++ky, column += row_values, in += step)
+      conv2d_copy_bytes(column, in, row_values);
+    return;
+  }
+  // Taps [first, last) of a row lie inside the input (dilation 1); 64-bit
+  // so that a padding near INT32_MAX cannot overflow.
+  const int64_t before = -int64_t{w.x}, room = int64_t{p.input_w} - w.x;
+  const int32_t first = before <= 0 ? 0 : before >= taps ? taps : static_cast<int32_t>(before);
+  const int32_t last = room <= first ? first : room >= taps ? taps : static_cast<int32_t>(room);
+  for (int32_t ky = 0; ky < p.filter_h; ++ky, column += row_values) {
+    const int32_t y = w.y + ky * p.dilation_h;
+    if (y < 0 || y >= p.input_h) {
+      conv2d_set_bytes(column, zero_point, row_values);
+      continue;
+    }
+    const int8_t* row = w.image + y * row_bytes;
+    if (p.dilation_w == 1) {
+      conv2d_set_bytes(column, zero_point, first * depth);
+      conv2d_copy_bytes(column + first * depth, row + (w.x + first) * depth,
+                        (last - first) * depth);
+      conv2d_set_bytes(column + last * depth, zero_point, (taps - last) * depth);
+      continue;
+    }
+    for (int32_t kx = 0; kx < taps; ++kx) {
+      const int32_t x = w.x + kx * p.dilation_w;
+      if (x < 0 || x >= p.input_w)
+        conv2d_set_bytes(column + kx * depth, zero_point, depth);
+      else
+        conv2d_copy_bytes(column + kx * depth, row + x * depth, depth);
+    }
+  }
+}
+
+// The im2col copy of output pixel `pixel`'s window (flat over batches,
+// rows, columns), as conv2d_fill_window.
+inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel,
+                               int8_t* column) {
+  const int32_t per_image = p.output_h * p.output_w;
+  const int32_t oy = pixel % per_image / p.output_w;
+  const int32_t ox = pixel % p.output_w;
+  const Conv2dWindowCursor w = {input + pixel / per_image * p.input_h * p.input_w * p.input_depth,
+                                oy * p.stride_h - p.pad_top, ox * p.stride_w - p.pad_left, oy, ox};
+  conv2d_fill_window(p, w, column);
+}
+
+// Windows that are each one run of contiguous input bytes, as long as
+// the padded im2col column: one filter row of adjacent taps (or a single
+// tap) whose values fill whole chunks of the 2x2 blocks. Such a window
+// inside the input needs no copy.
+inline bool is_conv2d_run_window(const Conv2dParams& p) {
+  return p.filter_h == 1 && (p.filter_w == 1 || p.dilation_w == 1) &&
+         conv2d_column_length(p) % kGemmChunk == 0;
+}
+
+// No window reaches past the input (no padding is read).
+inline bool conv2d_windows_inside(const Conv2dParams& p) {
+  const int64_t last_y =
+      (int64_t{p.output_h} - 1) * p.stride_h + (int64_t{p.filter_h} - 1) * p.dilation_h - p.pad_top;
+  const int64_t last_x = (int64_t{p.output_w} - 1) * p.stride_w +
+                         (int64_t{p.filter_w} - 1) * p.dilation_w - p.pad_left;
+  return p.pad_top == 0 && p.pad_left == 0 && last_y < p.input_h && last_x < p.input_w;
 }
 
 // Variants whose ChannelQuant bias carries input_offset * (sum of the

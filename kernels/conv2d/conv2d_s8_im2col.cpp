@@ -3,10 +3,13 @@
 // pixels at a time, each window copied into scratch as one int8 column of
 // filter_h * filter_w * input_depth values, so that the whole window is one
 // segment of the 2x2 blocks (conv2d_gemm.h) instead of a short one per
-// tap. A tap outside the input is stored as the zero point, which
-// contributes nothing since the compiler folds input_offset * (sum of the
-// channel's weights) into the bias; the weights of channel pairs are
-// interleaved by the compiler.
+// tap. The copy goes filter row by filter row (conv2d_fill_window: at most
+// three runs a row, whole words), and a window that is already one run of
+// input bytes of whole words (a strided 1x1 or 1xN window) is read where it
+// lies, with no scratch at all when every window is. A tap outside the
+// input is stored as the zero point, which contributes nothing since the
+// compiler folds input_offset * (sum of the channel's weights) into the
+// bias; the weights of channel pairs are interleaved by the compiler.
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
@@ -19,10 +22,16 @@ namespace {
 
 constexpr int32_t kColumns = 2;
 
+// Every window a run of input bytes inside the input: no column is copied.
+bool reads_input_only(const Conv2dParams& p) {
+  return is_conv2d_run_window(p) && conv2d_windows_inside(p);
+}
+
 uint32_t scratch_bytes(const void* raw) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   const int64_t column = conv2d_column_length(p);
   if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
+  if (reads_input_only(p)) return 0;
   return static_cast<uint32_t>(kColumns * conv2d_padded_column(p));
 }
 
@@ -41,33 +50,43 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   return validate_conv2d_im2col(raw, as_model, num_inputs, outputs, num_outputs);
 }
 
-// The window of output pixel `pixel` as one int8 column, then zero points
-// up to the padded length; a tap outside the input holds the zero point,
-// which contributes nothing once the bias carries the input offset's share
-// (and the padding meets zero weights).
-void fill_column(const Conv2dParams& p, const int8_t* input, int32_t pixel, int8_t* column,
-                 int32_t length, int32_t padded) {
-  const auto zero_point = static_cast<int8_t>(-p.input_offset);
-  conv2d_fill_column(p, input, pixel, column);
-  for (int32_t k = length; k < padded; ++k) column[k] = zero_point;
+// The padded column of the window at `w`: where the window is a run of
+// the input inside it, the input itself; otherwise its im2col copy in
+// `column`, then zero points up to the padded length (they meet zero
+// weights). Out of line: inlined into the blocks' loop it costs them
+// registers.
+__attribute__((noinline)) const int8_t* window_values(const Conv2dParams& p, bool runs,
+                                                      const Conv2dWindowCursor& w, int8_t* column) {
+  if (runs && w.y < p.input_h && w.x >= 0 && w.y >= 0 && w.x <= p.input_w - p.filter_w)
+    return w.image + (w.y * p.input_w + w.x) * p.input_depth;
+  const int32_t length = p.filter_h * p.filter_w * p.input_depth;
+  const int32_t padded = (length + kGemmChunk - 1) / kGemmChunk * kGemmChunk;
+  conv2d_fill_window(p, w, column);
+  conv2d_set_bytes(column + length, static_cast<int8_t>(-p.input_offset), padded - length);
+  return column;
 }
 
 template <Rounding R>
 TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o, int8_t* first) {
-  const int32_t length = static_cast<int32_t>(conv2d_column_length(p));
   const int32_t padded = static_cast<int32_t>(conv2d_padded_column(p));
-  int8_t* const second = first + padded;
+  // No scratch when every window is read in place (reads_input_only).
+  int8_t* const second = first != nullptr ? first + padded : nullptr;
+  const bool runs = is_conv2d_run_window(p);
   const int32_t pixels = p.batches * p.output_h * p.output_w;
-  const auto walk = [first, second, padded](auto&& segment) { segment(first, second, padded); };
+  Conv2dWindowCursor cursor = Conv2dWindowCursor::first(p, o.input);
   int8_t* out = o.output;
   int32_t pixel = 0;
   for (; pixel + 1 < pixels; pixel += kColumns, out += kColumns * p.output_depth) {
-    fill_column(p, o.input, pixel, first, length, padded);
-    fill_column(p, o.input, pixel + 1, second, length, padded);
+    const int8_t* const a = window_values(p, runs, cursor, first);
+    cursor.advance(p);
+    const int8_t* const b = window_values(p, runs, cursor, second);
+    cursor.advance(p);
+    const auto walk = [a, b, padded](auto&& segment) { segment(a, b, padded); };
     conv2d_gemm_two_pixels<R>(p, walk, o.filter, o.quant, out, out + p.output_depth);
   }
   if (pixel < pixels) {
-    fill_column(p, o.input, pixel, first, length, padded);
+    const int8_t* const a = window_values(p, runs, cursor, first);
+    const auto walk = [a, padded](auto&& segment) { segment(a, a, padded); };
     conv2d_gemm_one_pixel<R>(p, walk, o.filter, o.quant, out);
   }
 }
@@ -75,9 +94,10 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
   const uint32_t need = scratch_bytes(&p);
-  if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
+  if ((need != 0 && args.scratch.data == nullptr) || args.scratch.bytes < need)
+    return Status::kScratchMismatch;
   const WeightedOperands o = weighted_operands(args);
-  auto* const columns = static_cast<int8_t*>(args.scratch.data);
+  auto* const columns = need != 0 ? static_cast<int8_t*>(args.scratch.data) : nullptr;
   with_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, o, columns); });
   return Status::kOk;
 }
@@ -98,7 +118,8 @@ const KernelDescriptor kernel_conv2d_s8_im2col = {
     "row pairs interleaved by 4), "
     "quant:ChannelQuant[output_depth](bias+input_offset*row_sum) "
     "-> output:s8[batches,output_h,output_w,output_depth]; "
-    "scratch=s8[2,filter_h*filter_w*input_depth rounded up to 4]; " TINYAOT_CONV2D_PARAMS_SIGNATURE,
+    "scratch=s8[2,filter_h*filter_w*input_depth rounded up to 4](none when every window is one "
+    "row of whole 4s inside the input); " TINYAOT_CONV2D_PARAMS_SIGNATURE,
     run,
     validate,
     scratch_bytes,

@@ -52,10 +52,41 @@ TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
             112u);  // 108 rounded up to 16
   p.filter_h = p.filter_w = 1;
   p.filter_depth = p.input_depth = 64;
+  p.input_h = p.input_w = 8;
+  p.output_h = p.output_w = 4;
+  p.stride_h = p.stride_w = 2;
+  p.dilation_h = p.dilation_w = 1;
+  p.pad_top = 1;  // the first window row lies past the input: copied
   EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 128u);
   EXPECT_EQ(kernel_conv2d_s8_im2col_mve.scratch_bytes(&p), 256u);
+  p.pad_top = 0;  // every window a pixel's 64 channels inside the input: read in place
+  EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 0u);
+  p.filter_w = 2;  // a row of two pixels, still one run of the input
+  p.input_w = 9;
+  EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 0u);
+  p.filter_depth = p.input_depth = 3;  // a run of 6 values: not whole words, copied
+  EXPECT_EQ(kernel_conv2d_s8_im2col.scratch_bytes(&p), 16u);
   EXPECT_EQ(kernel_conv2d_s8_1x1.scratch_bytes, nullptr);
   EXPECT_EQ(kernel_conv2d_s8_window.scratch_bytes, nullptr);
+}
+
+// The sweep reaches both of the im2col variant's paths: windows copied into
+// its scratch and windows read in place (no scratch at all).
+TEST(Conv2dVariants, SweepDrawsIm2colCasesReadInPlace) {
+  uint32_t in_place = 0, copied = 0;
+  for (uint32_t index = 0; index < 1000; ++index) {
+    const sweep::Case c = drawn_case(kernel_conv2d_s8_im2col, index);
+    const Conv2dParams& p = c.p.conv;
+    if (kernel_conv2d_s8_im2col.scratch_bytes(&c.p) != 0) {
+      ++copied;
+      continue;
+    }
+    ++in_place;
+    EXPECT_EQ(p.filter_h, 1);
+    EXPECT_EQ(p.filter_w * p.input_depth % 4, 0);
+  }
+  EXPECT_GE(in_place, 10u);
+  EXPECT_GE(copied, 500u);
 }
 
 // Called directly (no loader), a kernel still refuses a scratch short of

@@ -75,19 +75,20 @@ inline void conv2d_copy_tail(int8_t* to, const int8_t* from, int32_t count) {
 // these addresses (any address on a core with unaligned access; Cortex-M0
 // faults on an unaligned word), four bytes a step otherwise.
 inline void conv2d_copy_bytes(int8_t* to, const int8_t* from, int32_t count) {
+  const int8_t* const words_end = from + (count & ~3);
 #if !defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED)
-  for (; count >= 4; count -= 4, to += 4, from += 4) {
+  for (; from != words_end; to += 4, from += 4) {
     uint32_t word;
     memcpy(&word, from, 4);
     memcpy(to, &word, 4);
   }
 #else
   if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & 3) == 0) {
-    for (; count >= 4; count -= 4, to += 4, from += 4)
+    for (; from != words_end; to += 4, from += 4)
       *static_cast<uint32_t*>(__builtin_assume_aligned(to, 4)) =
           *static_cast<const uint32_t*>(__builtin_assume_aligned(from, 4));
   } else {
-    for (; count >= 4; count -= 4, to += 4, from += 4) {
+    for (; from != words_end; to += 4, from += 4) {
       const int8_t b0 = from[0], b1 = from[1], b2 = from[2], b3 = from[3];
       to[0] = b0;
       to[1] = b1;
@@ -96,7 +97,7 @@ inline void conv2d_copy_bytes(int8_t* to, const int8_t* from, int32_t count) {
     }
   }
 #endif
-  conv2d_copy_tail(to, from, count);
+  conv2d_copy_tail(to, from, count & 3);
 }
 
 // Stores `count` copies of `value`, whole words where the address allows.
@@ -146,54 +147,95 @@ struct Conv2dWindowCursor {
   }
 };
 
-// The im2col copy of one window as int8 (filter_h * filter_w * input_depth
-// values in the weights' order): each tap's channels, or the input zero
-// point for a tap past the input's edge (nothing, once the bias carries
-// the input offset's share). A filter row is at most three runs, zero
-// points / the input's contiguous bytes / zero points (dilation 1), so no
-// tap is checked; a dilated row is copied tap by tap.
-inline void conv2d_fill_window(const Conv2dParams& p, const Conv2dWindowCursor& w, int8_t* column) {
-  const auto zero_point = static_cast<int8_t>(-p.input_offset);
-  const int32_t depth = p.input_depth;
-  const int32_t taps = p.filter_w;
-  const int32_t row_values = taps * depth;
-  const int32_t row_bytes = p.input_w * depth;
-  if (p.dilation_w == 1 && w.y >= 0 && w.x >= 0 && w.x + taps <= p.input_w &&
-      w.y + (p.filter_h - 1) * p.dilation_h < p.input_h) {
-    // Inside the input: each filter row one run of input bytes.
-    const int8_t* in = w.image + w.y * row_bytes + w.x * depth;
-    const int32_t step = p.dilation_h * row_bytes;
-    for (int32_t ky = 0; ky < p.filter_h; ++ky, column += row_values, in += step)
-      conv2d_copy_bytes(column, in, row_values);
-    return;
-  }
+// What the im2col copy of a window needs, derived once per operation.
+struct Conv2dWindowCopy {
+  int32_t input_h, input_w, depth, filter_h, taps, dilation_h, dilation_w;
+  int32_t row_values;  // a filter row's values (taps * depth)
+  int32_t row_bytes;   // an input row
+  int32_t step;        // from one filter row's input to the next
+  // A filter row above the last may be copied as row_copy >= row_values
+  // bytes (whole words) when the few bytes past it lie within the next
+  // row, in the column (which overwrites them) as in the input (which
+  // holds them).
+  int32_t row_copy;
+  int32_t y_last, x_last;  // largest origin whose whole window is inside
+  int8_t zero_point;
+};
+
+inline Conv2dWindowCopy conv2d_window_copy(const Conv2dParams& p) {
+  Conv2dWindowCopy c;
+  c.input_h = p.input_h;
+  c.input_w = p.input_w;
+  c.depth = p.input_depth;
+  c.filter_h = p.filter_h;
+  c.taps = p.filter_w;
+  c.dilation_h = p.dilation_h;
+  c.dilation_w = p.dilation_w;
+  c.row_values = p.filter_w * p.input_depth;
+  c.row_bytes = p.input_w * p.input_depth;
+  c.step = p.dilation_h * c.row_bytes;
+  const int32_t words = (c.row_values + 3) / 4 * 4;
+  const int32_t past = words - c.row_values;
+  c.row_copy = past <= c.row_values && past <= c.step ? words : c.row_values;
+  c.y_last = p.input_h - 1 - (p.filter_h - 1) * p.dilation_h;
+  // Only a row of adjacent taps is one run; a dilated row takes the edge path.
+  c.x_last = p.dilation_w == 1 ? p.input_w - p.filter_w : -1;
+  c.zero_point = static_cast<int8_t>(-p.input_offset);
+  return c;
+}
+
+// The window at `w` past an edge of the input: a filter row is at most
+// three runs, zero points / the input's contiguous bytes / zero points
+// (dilation 1), so no tap is checked; a dilated row is copied tap by tap.
+inline void conv2d_fill_edge_window(const Conv2dWindowCopy& c, const Conv2dWindowCursor& w,
+                                    int8_t* column) {
+  const int32_t depth = c.depth, taps = c.taps;
   // Taps [first, last) of a row lie inside the input (dilation 1); 64-bit
   // so that a padding near INT32_MAX cannot overflow.
-  const int64_t before = -int64_t{w.x}, room = int64_t{p.input_w} - w.x;
+  const int64_t before = -int64_t{w.x}, room = int64_t{c.input_w} - w.x;
   const int32_t first = before <= 0 ? 0 : before >= taps ? taps : static_cast<int32_t>(before);
   const int32_t last = room <= first ? first : room >= taps ? taps : static_cast<int32_t>(room);
-  for (int32_t ky = 0; ky < p.filter_h; ++ky, column += row_values) {
-    const int32_t y = w.y + ky * p.dilation_h;
-    if (y < 0 || y >= p.input_h) {
-      conv2d_set_bytes(column, zero_point, row_values);
+  for (int32_t ky = 0; ky < c.filter_h; ++ky, column += c.row_values) {
+    const int32_t y = w.y + ky * c.dilation_h;
+    if (y < 0 || y >= c.input_h) {
+      conv2d_set_bytes(column, c.zero_point, c.row_values);
       continue;
     }
-    const int8_t* row = w.image + y * row_bytes;
-    if (p.dilation_w == 1) {
-      conv2d_set_bytes(column, zero_point, first * depth);
+    const int8_t* row = w.image + y * c.row_bytes;
+    if (c.dilation_w == 1) {
+      conv2d_set_bytes(column, c.zero_point, first * depth);
       conv2d_copy_bytes(column + first * depth, row + (w.x + first) * depth,
                         (last - first) * depth);
-      conv2d_set_bytes(column + last * depth, zero_point, (taps - last) * depth);
+      conv2d_set_bytes(column + last * depth, c.zero_point, (taps - last) * depth);
       continue;
     }
     for (int32_t kx = 0; kx < taps; ++kx) {
-      const int32_t x = w.x + kx * p.dilation_w;
-      if (x < 0 || x >= p.input_w)
-        conv2d_set_bytes(column + kx * depth, zero_point, depth);
+      const int32_t x = w.x + kx * c.dilation_w;
+      if (x < 0 || x >= c.input_w)
+        conv2d_set_bytes(column + kx * depth, c.zero_point, depth);
       else
         conv2d_copy_bytes(column + kx * depth, row + x * depth, depth);
     }
   }
+}
+
+// The im2col copy of one window as int8 (filter_h * filter_w * input_depth
+// values in the weights' order): each tap's channels, or the input zero
+// point for a tap past the input's edge (nothing, once the bias carries
+// the input offset's share). Inside the input each filter row is one run
+// of input bytes, copied in whole words.
+inline void conv2d_fill_window(const Conv2dWindowCopy& c, const Conv2dWindowCursor& w,
+                               int8_t* column) {
+  if (w.y < 0 || w.x < 0 || w.y > c.y_last || w.x > c.x_last) {
+    conv2d_fill_edge_window(c, w, column);
+    return;
+  }
+  // In locals: the byte stores could alias `c` for the compiler.
+  const int32_t row_values = c.row_values, row_copy = c.row_copy, step = c.step;
+  const int8_t* in = w.image + w.y * c.row_bytes + w.x * c.depth;
+  for (int32_t ky = c.filter_h - 1; ky > 0; --ky, column += row_values, in += step)
+    conv2d_copy_bytes(column, in, row_copy);
+  conv2d_copy_bytes(column, in, row_values);
 }
 
 // The im2col copy of output pixel `pixel`'s window (flat over batches,
@@ -205,7 +247,7 @@ inline void conv2d_fill_column(const Conv2dParams& p, const int8_t* input, int32
   const int32_t ox = pixel % p.output_w;
   const Conv2dWindowCursor w = {input + pixel / per_image * p.input_h * p.input_w * p.input_depth,
                                 oy * p.stride_h - p.pad_top, ox * p.stride_w - p.pad_left, oy, ox};
-  conv2d_fill_window(p, w, column);
+  conv2d_fill_window(conv2d_window_copy(p), w, column);
 }
 
 // Windows that are each one run of contiguous input bytes, as long as

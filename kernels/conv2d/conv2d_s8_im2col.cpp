@@ -52,17 +52,13 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 
 // The padded column of the window at `w`: where the window is a run of
 // the input inside it, the input itself; otherwise its im2col copy in
-// `column`, then zero points up to the padded length (they meet zero
-// weights). Out of line: inlined into the blocks' loop it costs them
-// registers.
-__attribute__((noinline)) const int8_t* window_values(const Conv2dParams& p, bool runs,
+// `column`. The column's padding is never written: it meets zero weights.
+// Out of line: inlined into the blocks' loop it costs them registers.
+__attribute__((noinline)) const int8_t* window_values(const Conv2dWindowCopy& c, bool runs,
                                                       const Conv2dWindowCursor& w, int8_t* column) {
-  if (runs && w.y < p.input_h && w.x >= 0 && w.y >= 0 && w.x <= p.input_w - p.filter_w)
-    return w.image + (w.y * p.input_w + w.x) * p.input_depth;
-  const int32_t length = p.filter_h * p.filter_w * p.input_depth;
-  const int32_t padded = (length + kGemmChunk - 1) / kGemmChunk * kGemmChunk;
-  conv2d_fill_window(p, w, column);
-  conv2d_set_bytes(column + length, static_cast<int8_t>(-p.input_offset), padded - length);
+  if (runs && w.y >= 0 && w.x >= 0 && w.y <= c.y_last && w.x <= c.x_last)
+    return w.image + w.y * c.row_bytes + w.x * c.depth;
+  conv2d_fill_window(c, w, column);
   return column;
 }
 
@@ -71,21 +67,22 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o
   const int32_t padded = static_cast<int32_t>(conv2d_padded_column(p));
   // No scratch when every window is read in place (reads_input_only).
   int8_t* const second = first != nullptr ? first + padded : nullptr;
+  const Conv2dWindowCopy copy = conv2d_window_copy(p);
   const bool runs = is_conv2d_run_window(p);
   const int32_t pixels = p.batches * p.output_h * p.output_w;
   Conv2dWindowCursor cursor = Conv2dWindowCursor::first(p, o.input);
   int8_t* out = o.output;
   int32_t pixel = 0;
   for (; pixel + 1 < pixels; pixel += kColumns, out += kColumns * p.output_depth) {
-    const int8_t* const a = window_values(p, runs, cursor, first);
+    const int8_t* const a = window_values(copy, runs, cursor, first);
     cursor.advance(p);
-    const int8_t* const b = window_values(p, runs, cursor, second);
+    const int8_t* const b = window_values(copy, runs, cursor, second);
     cursor.advance(p);
     const auto walk = [a, b, padded](auto&& segment) { segment(a, b, padded); };
     conv2d_gemm_two_pixels<R>(p, walk, o.filter, o.quant, out, out + p.output_depth);
   }
   if (pixel < pixels) {
-    const int8_t* const a = window_values(p, runs, cursor, first);
+    const int8_t* const a = window_values(copy, runs, cursor, first);
     const auto walk = [a, padded](auto&& segment) { segment(a, a, padded); };
     conv2d_gemm_one_pixel<R>(p, walk, o.filter, o.quant, out);
   }

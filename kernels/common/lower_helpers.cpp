@@ -63,8 +63,8 @@ std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& f
     if (q.shift > 30)
       throw CompileError("channel " + std::to_string(c) + ": input*filter/output scale " +
                          std::to_string(effective) + " is too large to requantize");
-    out[static_cast<size_t>(c)] = {bias.empty() ? 0 : bias[static_cast<size_t>(c)], q.multiplier,
-                                   q.shift};
+    out[static_cast<size_t>(c)] =
+        make_channel_quant(bias.empty() ? 0 : bias[static_cast<size_t>(c)], q.multiplier, q.shift);
   }
   return out;
 }

@@ -53,7 +53,7 @@ TEST(OutputStep, ChannelFormReadsTheChannelAndTheParameters) {
     int32_t output_offset, act_min, act_max;
   };
   // Accumulator 10 + bias 4 = 14, times 0.5 = 7, + offset -3 = 4.
-  const ChannelQuant q{4, kHalf, 0};
+  const ChannelQuant q = make_channel_quant(4, kHalf, 0);
   EXPECT_EQ((output_step<Rounding::kDouble>(10u, q, Params{-3, -128, 127})), 4);
   EXPECT_EQ((output_step<Rounding::kDouble>(10u, q, Params{-3, 5, 127})), 5);
 }
@@ -86,8 +86,8 @@ TEST(OutputStep, EqualsTflitesStepOnRandomValues) {
   std::uniform_int_distribution<int32_t> int8(-128, 127);
   for (int i = 0; i < 1000000; ++i) {
     const int32_t acc = (i & 1) ? any(rng) : small(rng);
-    const ChannelQuant q{(i & 2) ? any(rng) : small(rng), multiplier(rng),
-                         (i & 4) ? shift(rng) : -(shift(rng) & 15)};
+    const ChannelQuant q = make_channel_quant((i & 2) ? any(rng) : small(rng), multiplier(rng),
+                                              (i & 4) ? shift(rng) : -(shift(rng) & 15));
     const int32_t a = int8(rng), b = int8(rng);
     const Params p{int8(rng), std::min(a, b), std::max(a, b)};
     for (const Rounding rounding : {Rounding::kDouble, Rounding::kSingle}) {

@@ -23,7 +23,23 @@ struct ChannelQuant {
   int32_t bias;        // int32 bias (0 when the model has none)
   int32_t multiplier;  // Q31 significand of input*filter/output scale
   int32_t shift;       // power-of-two exponent, positive = left
+  // The high word of the usual case's rounding constant, 2^(s-2) for a
+  // right shift s = -shift >= 2 and a multiplier >= 0 (every real model's
+  // channels), 0 where the channel takes the general path:
+  // channel_rounding_high below is its one definition, and the loader
+  // refuses any other value. Precomputed so that the output step neither
+  // derives it nor tests the shift and the multiplier's sign per output.
+  int32_t rounding_high;
 };
+
+// ChannelQuant::rounding_high for a channel's multiplier and shift.
+constexpr int32_t channel_rounding_high(int32_t multiplier, int32_t shift) {
+  return multiplier >= 0 && shift <= -2 && shift >= -31 ? int32_t{1} << (-shift - 2) : 0;
+}
+
+constexpr ChannelQuant make_channel_quant(int32_t bias, int32_t multiplier, int32_t shift) {
+  return {bias, multiplier, shift, channel_rounding_high(multiplier, shift)};
+}
 
 // gemmlowp's SaturatingRoundingDoublingHighMul. gemmlowp adds 2^30 (1 -
 // 2^30 to a negative product) and divides by 2^31 truncating toward zero;
@@ -122,6 +138,26 @@ inline int32_t right_shift_by_long_multiply(int32_t x, int32_t m, int shift) {
   return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> s_minus_1;
 }
 
+// The same for a channel whose constant's high word h = 2^(s-2) the
+// compiler stored (ChannelQuant::rounding_high, s >= 2): then 2^(s-1) is
+// even, so k's high word is h - [double][x < 0] and its low word
+// [double] * (2^30 + [x < 0] * 2^31), the sign's share as a borrow from
+// the high word. Three ALU ops (none in single rounding), the SMLAL and
+// the shift by s - 1 = ~shift.
+template <Rounding R>
+inline int32_t right_shift_by_rounding_high(int32_t x, int32_t m, int32_t rounding_high,
+                                            int shift) {
+  uint32_t high = static_cast<uint32_t>(rounding_high);
+  uint32_t low = 0;
+  if constexpr (R == Rounding::kDouble) {
+    high += static_cast<uint32_t>(x >> 31);
+    low = (static_cast<uint32_t>(x) & 0x80000000u) | 0x40000000u;
+  }
+  const uint64_t k = (static_cast<uint64_t>(high) << 32) | low;
+  const uint64_t sum = static_cast<uint64_t>(static_cast<int64_t>(x) * m) + k;
+  return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> ~shift;
+}
+
 // Without one (Armv6-M, Armv8-M Baseline, where a 64-bit product is a
 // library call): g from the 16-bit halves x = x1*2^16 + x0 and m = m1*2^16
 // + m0 (x0, m0 in [0, 2^16), x1 in [-2^15, 2^15), m1 in [0, 2^15)) with
@@ -176,6 +212,22 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
   if (__builtin_expect((shift & ~multiplier) < 0, 1))
     return requantize_detail::right_shift<R>(x, multiplier, shift);
   return requantize_detail::any_case<R>(x, multiplier, shift);
+}
+
+// The same for a channel's precomputed constants: the usual case is the
+// one whose rounding_high is not 0, so the test is one compare and branch
+// on a value the output step loads anyway, and the shift is not examined.
+template <Rounding R>
+inline int32_t requantize(int32_t x, const ChannelQuant& q) {
+  if (__builtin_expect(q.rounding_high != 0, 1)) {
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+    return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
+#else
+    return requantize_detail::right_shift_by_rounding_high<R>(x, q.multiplier, q.rounding_high,
+                                                              q.shift);
+#endif
+  }
+  return requantize_detail::any_case<R>(x, q.multiplier, q.shift);
 }
 
 inline int32_t requantize_double(int32_t x, int32_t multiplier, int shift) {

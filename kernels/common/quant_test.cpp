@@ -101,6 +101,9 @@ void expect_all_paths_match(int32_t x, int32_t m, int shift) {
   ASSERT_EQ(requantize_single(x, m, shift), want_single);
   ASSERT_EQ(requantize(x, m, shift, Rounding::kDouble), want_double);
   ASSERT_EQ(requantize(x, m, shift, Rounding::kSingle), want_single);
+  const ChannelQuant q = make_channel_quant(0, m, shift);
+  ASSERT_EQ(requantize<Rounding::kDouble>(x, q), want_double) << x << " " << m << " " << shift;
+  ASSERT_EQ(requantize<Rounding::kSingle>(x, q), want_single) << x << " " << m << " " << shift;
   if (shift >= 0 || m < 0) return;
   // Both forms of the usual case, whichever one this host's requantize uses.
   using namespace requantize_detail;
@@ -112,6 +115,22 @@ void expect_all_paths_match(int32_t x, int32_t m, int shift) {
       << x << " " << m << " " << shift;
   ASSERT_EQ(right_shift_by_halves<Rounding::kSingle>(x, m, shift), want_single)
       << x << " " << m << " " << shift;
+  if (q.rounding_high == 0) return;
+  ASSERT_EQ(right_shift_by_rounding_high<Rounding::kDouble>(x, m, q.rounding_high, shift),
+            want_double)
+      << x << " " << m << " " << shift;
+  ASSERT_EQ(right_shift_by_rounding_high<Rounding::kSingle>(x, m, q.rounding_high, shift),
+            want_single)
+      << x << " " << m << " " << shift;
+}
+
+TEST(Quant, RoundingHighIsSetExactlyForTheUsualCase) {
+  EXPECT_EQ(channel_rounding_high(1 << 30, -2), 1);
+  EXPECT_EQ(channel_rounding_high(1 << 30, -31), 1 << 29);
+  EXPECT_EQ(channel_rounding_high(1 << 30, -1), 0);  // s = 1: the general path
+  EXPECT_EQ(channel_rounding_high(1 << 30, 3), 0);
+  EXPECT_EQ(channel_rounding_high(-1, -8), 0);
+  EXPECT_EQ(channel_rounding_high(0, -8), 1 << 6);
 }
 
 TEST(Quant, RequantizeEqualsTfliteOnEveryShiftAndEdgeOperand) {

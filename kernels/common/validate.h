@@ -43,7 +43,8 @@ inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
 // as a constant of the program, so that their values are checked here, at
 // load time, and the kernel trusts them at every call. A corrupt shift
 // would make the requantization shift by 32 or more; TFLite requires a
-// non-negative multiplier.
+// non-negative multiplier; the precomputed rounding constant must be the
+// one its multiplier and shift give.
 inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) {
   if (operand.constant == nullptr || count < 0 ||
       operand.bytes != static_cast<uint64_t>(count) * sizeof(ChannelQuant))
@@ -51,7 +52,9 @@ inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) 
   if (!is_aligned_for<ChannelQuant>(operand.constant)) return false;
   const auto* quant = static_cast<const ChannelQuant*>(operand.constant);
   for (int64_t i = 0; i < count; ++i) {
-    if (!is_shift(quant[i].shift) || quant[i].multiplier < 0) return false;
+    const ChannelQuant& q = quant[i];
+    if (!is_shift(q.shift) || q.multiplier < 0) return false;
+    if (q.rounding_high != channel_rounding_high(q.multiplier, q.shift)) return false;
   }
   return true;
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/common/dot_s8.h"
 #include "kernels/common/output_step.h"
@@ -17,6 +18,31 @@
 #include "kernels/conv2d/gemm_blocks.h"
 
 namespace tinyaot {
+
+// The outputs of a 2x2 block, channels q[0] and q[1] of pixels a and b,
+// from sums that started at the channels' biases: every value first, then
+// the stores (a store through int8_t* would make the compiler reload the
+// constants). On a DSP core the four clamped together (clamp_pack4) and
+// stored as two halfwords, each pixel's channel pair being adjacent.
+template <Rounding R>
+inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const OutputRange& range,
+                            int8_t* out_a, int8_t* out_b) {
+  const int32_t a0 = output_value<R>(acc[0], q[0], range.output_offset);
+  const int32_t b0 = output_value<R>(acc[1], q[0], range.output_offset);
+  const int32_t a1 = output_value<R>(acc[2], q[1], range.output_offset);
+  const int32_t b1 = output_value<R>(acc[3], q[1], range.output_offset);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  const uint32_t word = clamp_pack4(a0, a1, b0, b1, packed_range(range));
+  const auto low = static_cast<uint16_t>(word), high = static_cast<uint16_t>(word >> 16);
+  memcpy(out_a, &low, 2);
+  memcpy(out_b, &high, 2);
+#else
+  out_a[0] = clamp_output(a0, range);
+  out_a[1] = clamp_output(a1, range);
+  out_b[0] = clamp_output(b0, range);
+  out_b[1] = clamp_output(b1, range);
+#endif
+}
 
 // Output pixels a and b (their output_depth values at out_a and out_b).
 template <Rounding R, typename Walk>
@@ -27,14 +53,13 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
   const int8_t* pair = filter;
   int32_t o = 0;
   for (; o + 1 < channels; o += 2) {
-    uint32_t acc[4] = {0, 0, 0, 0};
+    const auto bias0 = static_cast<uint32_t>(quant[o].bias);
+    const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
+    uint32_t acc[4] = {bias0, bias0, bias1, bias1};
     walk([&](const int8_t* a, const int8_t* b, int32_t length) {
       pair = gemm_block_2x2(pair, a, b, length, acc);
     });
-    out_a[o] = output_step<R>(acc[0], quant[o], range);
-    out_b[o] = output_step<R>(acc[1], quant[o], range);
-    out_a[o + 1] = output_step<R>(acc[2], quant[o + 1], range);
-    out_b[o + 1] = output_step<R>(acc[3], quant[o + 1], range);
+    store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
   }
   if (o < channels) {
     const int8_t* row = pair;

@@ -14,7 +14,7 @@ namespace {
 
 // Multiplier 2^30 with shift 1 is exactly x * 2 * 0.5: requantization is the
 // identity, so outputs are the raw accumulators.
-constexpr ChannelQuant kIdentity{0, 1 << 30, 1};
+constexpr ChannelQuant kIdentity = make_channel_quant(0, 1 << 30, 1);
 
 Conv2dParams base_params() {
   Conv2dParams p{};
@@ -119,11 +119,18 @@ TEST(Conv2dS8Ref, ValidateChecksTheChannelConstantsOnce) {
     const void* constants[3] = {nullptr, nullptr, &q};
     return test::validate_sizes(kernel_conv2d_s8_ref, &p, in, 3, out, 1, constants);
   };
-  EXPECT_EQ(validate_with({0, 1 << 30, 30}), Status::kOk);
-  EXPECT_EQ(validate_with({0, 1 << 30, -31}), Status::kOk);
-  EXPECT_EQ(validate_with({0, 1 << 30, 31}), Status::kBadParams);
-  EXPECT_EQ(validate_with({0, 1 << 30, -32}), Status::kBadParams);
-  EXPECT_EQ(validate_with({0, -1, 0}), Status::kBadParams);
+  EXPECT_EQ(validate_with(make_channel_quant(0, 1 << 30, 30)), Status::kOk);
+  EXPECT_EQ(validate_with(make_channel_quant(0, 1 << 30, -31)), Status::kOk);
+  EXPECT_EQ(validate_with(make_channel_quant(0, 1 << 30, 31)), Status::kBadParams);
+  EXPECT_EQ(validate_with(make_channel_quant(0, 1 << 30, -32)), Status::kBadParams);
+  // rounding_high is derived from the multiplier and the shift: any other
+  // value (a corrupt program's) is refused, so the kernels trust it.
+  ChannelQuant stale = make_channel_quant(0, 1 << 30, -8);
+  stale.rounding_high = 1 << 5;
+  EXPECT_EQ(validate_with(stale), Status::kBadParams);
+  stale.rounding_high = 0;
+  EXPECT_EQ(validate_with(stale), Status::kBadParams);
+  EXPECT_EQ(validate_with(make_channel_quant(0, -1, 0)), Status::kBadParams);
   EXPECT_EQ(test::validate_sizes(kernel_conv2d_s8_ref, &p, in, 3, out, 1), Status::kBadParams)
       << "channel constants in the arena cannot be checked before the run";
 }
@@ -192,7 +199,7 @@ TEST(Conv2dS8Ref, OffsetsBiasAndClamp) {
   p.input_offset = -3;
   p.output_offset = -5;
   p.act_max = 8;
-  const auto out = run(p, {5, 3}, {1, 2, 3}, {{10, 1 << 30, 1}});
+  const auto out = run(p, {5, 3}, {1, 2, 3}, {make_channel_quant(10, 1 << 30, 1)});
   EXPECT_EQ(out, (std::vector<int8_t>{8, 7}));
 }
 
@@ -239,7 +246,7 @@ TEST(Conv2dS8Ref, RoundingModeReachesRequantization) {
   Conv2dParams p = base_params();
   p.input_h = p.input_w = p.filter_h = p.filter_w = p.output_h = p.output_w = 1;
   p.pad_top = p.pad_left = 0;
-  const std::vector<ChannelQuant> quarter = {{0, 1 << 30, -1}};
+  const std::vector<ChannelQuant> quarter = {make_channel_quant(0, 1 << 30, -1)};
   EXPECT_EQ(run(p, {-2}, {1}, quarter, Rounding::kDouble), (std::vector<int8_t>{-1}));
   EXPECT_EQ(run(p, {-2}, {1}, quarter, Rounding::kSingle), (std::vector<int8_t>{0}));
 }

@@ -26,8 +26,8 @@
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
-#include <string.h>
 #endif
+#include <string.h>
 
 namespace tinyaot {
 namespace {
@@ -219,9 +219,8 @@ struct GroupRun {
 // Sums of one group over a window of kRows x kCols taps (0: the window's,
 // known at run time).
 template <typename Tap, int32_t kRows, int32_t kCols>
-inline Sums group_sums(const int8_t* x, const uint32_t* w, const DepthwiseWindow& win,
+inline Sums group_sums(Sums a, const int8_t* x, const uint32_t* w, const DepthwiseWindow& win,
                        const Walk& walk) {
-  Sums a = {0, 0, 0, 0};
   const int32_t col_step = walk.col_step;
   const Offset offset = walk.offset;
   const int32_t cols = kCols != 0 ? kCols : win.cols;
@@ -260,6 +259,8 @@ template <Rounding R, typename Tap, int32_t kRows, int32_t kCols>
 __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWindow& win,
                                           const Walk& walk, const DepthwiseConv2dParams& p) {
   const int32_t stride = run.stride;
+  const OutputRange range = output_range(p);
+  const PackedRange packed = packed_range(range);
   const int8_t* pixel_x = run.x;
   int8_t* pixel_out = run.out;
   for (int32_t px = 0; px < run.pixels;
@@ -269,11 +270,23 @@ __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWi
     const ChannelQuant* q = run.q;
     int8_t* out = pixel_out;
     for (int32_t g = 0; g < run.count; ++g) {
-      const Sums a = group_sums<Tap, kRows, kCols>(x, w, win, walk);
-      out[0] = output_step<R>(a.a0, q[0], p);
-      out[stride] = output_step<R>(a.a1, q[stride], p);
-      out[2 * stride] = output_step<R>(a.a2, q[2 * stride], p);
-      out[3 * stride] = output_step<R>(a.a3, q[3 * stride], p);
+      const Sums biases = {static_cast<uint32_t>(q[0].bias), static_cast<uint32_t>(q[stride].bias),
+                           static_cast<uint32_t>(q[2 * stride].bias),
+                           static_cast<uint32_t>(q[3 * stride].bias)};
+      const Sums a = group_sums<Tap, kRows, kCols>(biases, x, w, win, walk);
+      const int32_t v0 = output_value<R>(a.a0, q[0], range.output_offset);
+      const int32_t v1 = output_value<R>(a.a1, q[stride], range.output_offset);
+      const int32_t v2 = output_value<R>(a.a2, q[2 * stride], range.output_offset);
+      const int32_t v3 = output_value<R>(a.a3, q[3 * stride], range.output_offset);
+      if (stride == 1) {
+        const uint32_t word = clamp_pack4(v0, v1, v2, v3, packed);
+        memcpy(out, &word, 4);
+      } else {
+        out[0] = clamp_output(v0, range);
+        out[stride] = clamp_output(v1, range);
+        out[2 * stride] = clamp_output(v2, range);
+        out[3 * stride] = clamp_output(v3, range);
+      }
       x += run.x_step;
       w += walk.group_words;
       q += run.o_step;

@@ -14,7 +14,7 @@ namespace {
 
 // Multiplier 2^30 with shift 1 is exactly x * 2 * 0.5: requantization is the
 // identity, so outputs are the raw accumulators.
-constexpr ChannelQuant kIdentity{0, 1 << 30, 1};
+constexpr ChannelQuant kIdentity = make_channel_quant(0, 1 << 30, 1);
 
 DepthwiseConv2dParams base_params() {
   DepthwiseConv2dParams p{};
@@ -116,6 +116,10 @@ TEST(DepthwiseConv2dS8Ref, ValidateRejectsBadDimsAndValues) {
   EXPECT_TRUE(refused([](DepthwiseConv2dParams& p) { p.pad_left = -1; }));
   EXPECT_TRUE(refused([](DepthwiseConv2dParams& p) { p.input_offset = -128; }));
   EXPECT_TRUE(refused([](DepthwiseConv2dParams& p) { p.act_max = 128; }));
+  // A one-row window accepts any vertical dilation, but the kernels step
+  // rows by dilation * row bytes in int32 (the loader fuzzer's case).
+  EXPECT_FALSE(refused([](DepthwiseConv2dParams& p) { p.dilation_h = 1000; }));
+  EXPECT_TRUE(refused([](DepthwiseConv2dParams& p) { p.dilation_h = 1476395019; }));
 }
 
 TEST(DepthwiseConv2dS8Ref, ValidateRejectsOverflowingDims) {
@@ -157,7 +161,7 @@ TEST(DepthwiseConv2dS8Ref, PaddingSkipsOutsideTapsWithInputOffset) {
   p.pad_left = 1;
   p.input_offset = -1;
   p.output_offset = 3;
-  const auto out = run(p, {5, 7}, {1, 2, 3}, {{-6, 1 << 30, 1}});
+  const auto out = run(p, {5, 7}, {1, 2, 3}, {make_channel_quant(-6, 1 << 30, 1)});
   EXPECT_EQ(out, (std::vector<int8_t>{23, 13}));
 }
 
@@ -179,7 +183,8 @@ TEST(DepthwiseConv2dS8Ref, StrideAndDilation) {
 TEST(DepthwiseConv2dS8Ref, ValidateRefusesACorruptShiftInTheConstants) {
   // Checked once, at load time: the kernel itself no longer re-checks.
   const DepthwiseConv2dParams p = base_params();
-  const std::vector<ChannelQuant> quant = {kIdentity, kIdentity, {0, 1 << 30, -32}, kIdentity};
+  const std::vector<ChannelQuant> quant = {kIdentity, kIdentity,
+                                           make_channel_quant(0, 1 << 30, -32), kIdentity};
   const uint32_t in[3] = {4, 8, uint32_t(quant.size() * sizeof(ChannelQuant))};
   const uint32_t out[1] = {uint32_t(p.batches * p.output_h * p.output_w) * depth(p)};
   const void* constants[3] = {nullptr, nullptr, quant.data()};

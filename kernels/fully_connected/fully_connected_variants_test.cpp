@@ -19,7 +19,7 @@ namespace {
 // 4 * (1 - 3) = -8, so the folded bias is 100 - 8 = 92.
 TEST(FullyConnectedVariants, FoldAddsOffsetTimesRowSum) {
   const int8_t weights[2] = {1, -3};
-  ChannelQuant quant{100, 1 << 30, 0};
+  ChannelQuant quant = make_channel_quant(100, 1 << 30, 0);
   fold_input_offset(&quant, 1, weights, 2, 4);
   EXPECT_EQ(quant.bias, 92);
   EXPECT_EQ(kernel_sum(weights, 2), -2);
@@ -78,7 +78,8 @@ TEST(FullyConnectedVariants, BlockedVariantsRefuseAMisalignedFilter) {
   FullyConnectedParams p{1, 4, 4, 0, 0, -128, 127};
   alignas(16) int8_t filter[20] = {};
   const ChannelQuant quant[4] = {
-      {0, 1 << 30, 0}, {0, 1 << 30, 0}, {0, 1 << 30, 0}, {0, 1 << 30, 0}};
+      make_channel_quant(0, 1 << 30, 0), make_channel_quant(0, 1 << 30, 0),
+      make_channel_quant(0, 1 << 30, 0), make_channel_quant(0, 1 << 30, 0)};
   const OperandView outputs[1] = {{nullptr, 4}};
   for (const KernelDescriptor* kernel :
        {&kernel_fully_connected_s8_dsp, &kernel_fully_connected_s8_blocked}) {

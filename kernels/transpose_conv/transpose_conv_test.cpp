@@ -20,7 +20,7 @@ namespace {
 const KernelDescriptor& kernel() { return kernel_transpose_conv_s8_ref; }
 
 // multiplier 2^30 with shift 1 rescales by exactly 1.0: x * 2 * 2^30 / 2^31.
-constexpr ChannelQuant kIdentity{0, 1 << 30, 1};
+constexpr ChannelQuant kIdentity = make_channel_quant(0, 1 << 30, 1);
 
 TransposeConvParams make_params(int32_t n, int32_t ih, int32_t iw, int32_t ic, int32_t kh,
                                 int32_t kw, int32_t oh, int32_t ow, int32_t oc, int32_t stride) {
@@ -207,7 +207,7 @@ TEST(TransposeConvKernel, PerChannelRescaleAndClamp) {
   // channels: ch0 weights [2, 1] -> 10 - 2 = 8 at scale 1.0; ch1 weights
   // [4, 0] -> 20 at scale 0.5 (multiplier 2^30, shift 0) = 10.
   TransposeConvParams p = make_params(1, 1, 1, 2, 1, 1, 1, 1, 2, 1);
-  const ChannelQuant half{0, 1 << 30, 0};
+  const ChannelQuant half = make_channel_quant(0, 1 << 30, 0);
   std::vector<int8_t> out;
   ASSERT_EQ(run(p, {5, -2}, {2, 1, 4, 0}, {kIdentity, half}, &out), Status::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{8, 10}));
@@ -272,7 +272,8 @@ TEST(TransposeConvKernel, ScratchStaysWithinDeclaredSizeOnRandomShapes) {
     for (auto& v : input) v = static_cast<int8_t>(pick(-128, 127));
     for (auto& v : filter) v = static_cast<int8_t>(pick(-127, 127));
     std::vector<ChannelQuant> quant(static_cast<size_t>(p.output_depth));
-    for (auto& q : quant) q = {pick(-5000, 5000), pick(1 << 30, INT32_MAX), pick(-12, 1)};
+    for (auto& q : quant)
+      q = make_channel_quant(pick(-5000, 5000), pick(1 << 30, INT32_MAX), pick(-12, 1));
     const Rounding rounding = trial % 2 ? Rounding::kSingle : Rounding::kDouble;
 
     const uint32_t declared = kernel().scratch_bytes(&p);

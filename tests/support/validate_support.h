@@ -29,7 +29,7 @@ inline Status validate_sizes(const KernelDescriptor& kernel, const void* params,
 // bias: for tests about shapes, not arithmetic.
 inline std::vector<ChannelQuant> unit_channel_quants(int64_t channels) {
   return std::vector<ChannelQuant>(static_cast<std::size_t>(channels > 0 ? channels : 0),
-                                   ChannelQuant{0, 1 << 30, 1});
+                                   make_channel_quant(0, 1 << 30, 1));
 }
 
 // validate_sizes with input `quant_input` a constant of unit ChannelQuants

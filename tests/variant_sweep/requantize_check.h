@@ -1,5 +1,6 @@
 // The requantization every kernel's output step uses (kernels/common/quant.h,
-// compiled for the core that runs this: SMLAL on Armv7-M and Armv8.1-M,
+// from the multiplier and shift and from a channel's precomputed
+// ChannelQuant, compiled for the core that runs this: SMLAL on Armv7-M and Armv8.1-M,
 // 16-bit halves on Armv6-M), against TFLite's definition written apart
 // (kernels/common/requantize_reference.h): every shift in [-31, 30] with
 // edge accumulators and multipliers, then random operands. The variant
@@ -55,7 +56,12 @@ class RequantizeCheck {
     const int32_t got_single = requantize<Rounding::kSingle>(x, m, shift);
     const int32_t want_double = reference::tflite_double_rounding(x, m, shift);
     const int32_t want_single = reference::tflite_single_rounding(x, m, shift);
-    if (got_double == want_double && got_single == want_single) return;
+    // And the form with the compiler's precomputed constants, which the
+    // weighted kernels' output step takes.
+    const ChannelQuant q = make_channel_quant(0, m, shift);
+    const bool channel_form_agrees = requantize<Rounding::kDouble>(x, q) == want_double &&
+                                     requantize<Rounding::kSingle>(x, q) == want_single;
+    if (got_double == want_double && got_single == want_single && channel_form_agrees) return;
     if (++tally_.failed > 10) return;  // the first few tell the story
     Text line;
     line.text("FAIL requantize:").field("x", x).field("multiplier", m).field("shift", shift);

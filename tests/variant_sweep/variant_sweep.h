@@ -398,7 +398,7 @@ inline ChannelQuant draw_channel_quant(Random& r) {
                              : r.uniform(INT32_C(1) << 30, INT32_MAX);
   const int32_t regime = r.uniform(0, 7);
   q.shift = regime == 0 ? r.pick({-31, 30}) : regime <= 2 ? r.uniform(-31, 30) : r.uniform(-13, 1);
-  return q;
+  return make_channel_quant(q.bias, q.multiplier, q.shift);
 }
 
 inline void set_input_offset(Case* c, int32_t offset) {

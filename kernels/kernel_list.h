@@ -60,7 +60,10 @@
   X(fully_connected_s8_blocked) \
   X(add_s8_flat) \
   X(sub_s8_flat) \
-  X(mul_s8_fast)
+  X(mul_s8_fast) \
+  X(avg_pool2d_s8_sum16) \
+  X(avg_pool2d_s8_sum32) \
+  X(max_pool2d_s8_words)
 // clang-format on
 
 namespace tinyaot {

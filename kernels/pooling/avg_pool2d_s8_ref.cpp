@@ -2,31 +2,12 @@
 // by the number of cells inside the input (not the filter area) and rounds
 // the quotient half away from zero.
 #include "kernels/common/quant.h"
+#include "kernels/pooling/average_divider.h"
 #include "kernels/pooling/pool_window.h"
 #include "kernels/pooling/pooling.h"
 
 namespace tinyaot {
 namespace {
-
-// A window of more than 2^23 cells could overflow the int32 sum and its
-// rounding; no real model comes near.
-constexpr int64_t kMaxWindowCells = int64_t{1} << 23;
-
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
-  const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
-  if (status != Status::kOk) return status;
-  const auto& p = *static_cast<const Pool2dParams*>(raw);
-  const int64_t rows = p.filter_h < p.input_h ? p.filter_h : p.input_h;
-  const int64_t cols = p.filter_w < p.input_w ? p.filter_w : p.input_w;
-  return rows * cols <= kMaxWindowCells ? Status::kOk : Status::kBadParams;
-}
-
-// TFLite's rounding of the average: the quotient of C++'s truncating
-// division after moving the sum half a divisor away from zero.
-inline int32_t rounded_average(int32_t sum, int32_t count) {
-  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-}
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Pool2dParams*>(args.params);
@@ -48,8 +29,7 @@ Status run(const KernelArgs& args) {
             for (int32_t x = x_begin; x < x_end; ++x)
               sum += image[(y * p.input_w + x) * p.channels + c];
           }
-          out[c] =
-              static_cast<int8_t>(clamp_i32(rounded_average(sum, count), p.act_min, p.act_max));
+          out[c] = static_cast<int8_t>(clamp_i32(divide_rounded(sum, count), p.act_min, p.act_max));
         }
       }
     }
@@ -68,11 +48,9 @@ const KernelDescriptor kernel_avg_pool2d_s8_ref = {
     1,
     1,
     IsaClass::kScalar,
-    "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; "
-    "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"
-    "stride_h,stride_w,pad_top,pad_left,act_min,act_max}",
+    TINYAOT_POOL2D_SIGNATURE,
     run,
-    validate,
+    validate_avg_pool2d,
     nullptr,
 };
 

@@ -47,9 +47,7 @@ const KernelDescriptor kernel_max_pool2d_s8_ref = {
     1,
     1,
     IsaClass::kScalar,
-    "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; "
-    "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"
-    "stride_h,stride_w,pad_top,pad_left,act_min,act_max}",
+    TINYAOT_POOL2D_SIGNATURE,
     run,
     validate_pool2d,
     nullptr,

@@ -42,6 +42,28 @@ inline Status validate_pool2d(const void* raw, const OperandView* inputs, uint32
   return Status::kOk;
 }
 
+// The most cells a window can hold inside the input: the filter clipped to
+// the input on each axis. Every window's count is at most this.
+inline int64_t pool_window_cells(const Pool2dParams& p) {
+  const int64_t rows = p.filter_h < p.input_h ? p.filter_h : p.input_h;
+  const int64_t cols = p.filter_w < p.input_w ? p.filter_w : p.input_w;
+  return rows * cols;
+}
+
+// A window of more than 2^23 cells could overflow the int32 sum of an
+// average and its rounding; no real model comes near.
+constexpr int64_t kMaxAverageWindowCells = int64_t{1} << 23;
+
+// validate_pool2d, and the average's window bound.
+inline Status validate_avg_pool2d(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
+  const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return pool_window_cells(*static_cast<const Pool2dParams*>(raw)) <= kMaxAverageWindowCells
+             ? Status::kOk
+             : Status::kBadParams;
+}
+
 // The part of a window axis inside the input: [*begin, *end) in input
 // coordinates. Never empty once validate_pool2d has passed.
 inline void clip_window(int32_t origin, int32_t filter, int32_t input, int32_t* begin,

@@ -26,9 +26,19 @@ struct Pool2dParams {
   int32_t act_min, act_max;
 };
 
+// Every pooling variant's operands and params, part of its signature.
+#define TINYAOT_POOL2D_SIGNATURE                                                                  \
+  "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; " \
+  "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"     \
+  "stride_h,stride_w,pad_top,pad_left,act_min,act_max}"
+
 // Operands: input s8 [batches, input_h, input_w, channels]
 // -> output s8 [batches, output_h, output_w, channels].
 extern const KernelDescriptor kernel_avg_pool2d_s8_ref;
 extern const KernelDescriptor kernel_max_pool2d_s8_ref;
+// Channel-vectorized variants (avg_pool2d_s8_sum.cpp, max_pool2d_s8_words.cpp).
+extern const KernelDescriptor kernel_avg_pool2d_s8_sum16;  // windows of at most 256 cells
+extern const KernelDescriptor kernel_avg_pool2d_s8_sum32;
+extern const KernelDescriptor kernel_max_pool2d_s8_words;
 
 }  // namespace tinyaot

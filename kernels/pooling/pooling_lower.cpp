@@ -4,6 +4,8 @@
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
+#include "kernels/common/variant_choice.h"
+#include "kernels/pooling/pool_cases.h"
 #include "kernels/pooling/pooling.h"
 
 namespace tinyaot {
@@ -60,8 +62,42 @@ Pool2dParams pool_params(const Graph& graph, const Operation& op) {
   return params;
 }
 
-LoweredOp lower_pool(const Graph& graph, const Operation& op, KernelId kernel) {
-  LoweredOp lowered = make_lowered(kernel, pool_params(graph, op));
+// Rough instructions on a core with the DSP extension, per output pixel
+// and channel: the reference reaches each cell with an index
+// computation, a load and an add (or compare), about 8 per cell; the
+// variants read four channels a word, about one instruction per cell and
+// channel (twice that for 32-bit sums), and finish each average in about 8
+// (the reciprocal and the clamp). Only the order matters.
+uint64_t cell_visits(const Pool2dParams& p) {
+  return uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w) * uint64_t(p.channels) *
+         uint64_t(pool_window_cells(p));
+}
+
+uint64_t outputs(const Pool2dParams& p) {
+  return uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w) * uint64_t(p.channels);
+}
+
+uint64_t reference_cost(const Pool2dParams& p) { return 8 * cell_visits(p) + 4 * outputs(p); }
+uint64_t sum16_cost(const Pool2dParams& p) { return cell_visits(p) + 8 * outputs(p); }
+uint64_t sum32_cost(const Pool2dParams& p) { return 2 * cell_visits(p) + 12 * outputs(p); }
+uint64_t max_words_cost(const Pool2dParams& p) { return cell_visits(p) + 2 * outputs(p); }
+
+const VariantCandidate<Pool2dParams> kAveragePoolVariants[] = {
+    {KernelId::avg_pool2d_s8_ref, nullptr, reference_cost},
+    {KernelId::avg_pool2d_s8_sum16, is_avg_pool2d_sum16_case, sum16_cost},
+    {KernelId::avg_pool2d_s8_sum32, nullptr, sum32_cost},
+};
+
+const VariantCandidate<Pool2dParams> kMaxPoolVariants[] = {
+    {KernelId::max_pool2d_s8_ref, nullptr, reference_cost},
+    {KernelId::max_pool2d_s8_words, nullptr, max_words_cost},
+};
+
+template <size_t N>
+LoweredOp lower_pool(const Graph& graph, const Operation& op, const Target& target,
+                     const VariantCandidate<Pool2dParams> (&variants)[N]) {
+  const Pool2dParams params = pool_params(graph, op);
+  LoweredOp lowered = make_lowered(choose_variant(variants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;
@@ -69,12 +105,12 @@ LoweredOp lower_pool(const Graph& graph, const Operation& op, KernelId kernel) {
 
 }  // namespace
 
-LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target&) {
-  return lower_pool(graph, op, KernelId::avg_pool2d_s8_ref);
+LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target& target) {
+  return lower_pool(graph, op, target, kAveragePoolVariants);
 }
 
-LoweredOp lower_max_pool2d(const Graph& graph, const Operation& op, const Target&) {
-  return lower_pool(graph, op, KernelId::max_pool2d_s8_ref);
+LoweredOp lower_max_pool2d(const Graph& graph, const Operation& op, const Target& target) {
+  return lower_pool(graph, op, target, kMaxPoolVariants);
 }
 
 }  // namespace tinyaot

@@ -30,6 +30,7 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "kernels/pooling/pooling.h"
 #include "tests/variant_sweep/sweep_support.h"
 #include "tinyaot/kernel_abi.h"
 #include "tinyaot/status.h"
@@ -77,13 +78,28 @@ struct Workspace {
 };
 
 // The operator families with variants, each checked against its reference.
-enum class Family : uint8_t { kConv2d, kDepthwiseConv2d, kFullyConnected, kAdd, kSub, kMul, kNone };
+enum class Family : uint8_t {
+  kConv2d,
+  kDepthwiseConv2d,
+  kFullyConnected,
+  kAdd,
+  kSub,
+  kMul,
+  kAvgPool,
+  kMaxPool,
+  kNone
+};
 
 // ADD and SUB: two int8 inputs (input and filter buffers), no weights.
 inline bool is_add_sub(Family family) { return family == Family::kAdd || family == Family::kSub; }
 
 // Binary element-wise operators: two int8 inputs, no constants.
 inline bool is_binary(Family family) { return is_add_sub(family) || family == Family::kMul; }
+
+// Pooling: one int8 input, no constants.
+inline bool is_pool(Family family) {
+  return family == Family::kAvgPool || family == Family::kMaxPool;
+}
 
 inline const KernelDescriptor* family_reference(Family family) {
   switch (family) {
@@ -99,6 +115,10 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_sub_s8_ref;
     case Family::kMul:
       return &kernel_mul_s8_ref;
+    case Family::kAvgPool:
+      return &kernel_avg_pool2d_s8_ref;
+    case Family::kMaxPool:
+      return &kernel_max_pool2d_s8_ref;
     case Family::kNone:
       break;
   }
@@ -112,7 +132,9 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kFullyConnected,
                              Family::kAdd,
                              Family::kSub,
-                             Family::kMul};
+                             Family::kMul,
+                             Family::kAvgPool,
+                             Family::kMaxPool};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -127,6 +149,7 @@ struct Case {
     FullyConnectedParams fc;
     AddSubParams add_sub;
     MulParams mul;
+    Pool2dParams pool;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
@@ -352,6 +375,61 @@ inline bool draw_mul(Random& r, Case* c) {
   return true;
 }
 
+// One pooling axis for a given filter: padding before and after below the
+// filter (TFLite's SAME never pads a whole window), so every window holds
+// a cell of the input.
+inline bool draw_pool_axis(Random& r, int32_t input, int32_t filter, int32_t max_stride,
+                           int32_t* stride, int32_t* pad, int32_t* output) {
+  *stride = r.uniform(1, max_stride);
+  *pad = r.uniform(0, filter - 1);
+  const int32_t span = input + *pad + r.uniform(0, filter - 1) - filter;
+  if (span < 0) return false;
+  *output = span / *stride + 1;
+  return true;
+}
+
+// AVERAGE_POOL_2D and MAX_POOL_2D: small windows with strides and padding
+// (edge windows clipped), global pools (one window over the whole input,
+// as the classifier heads of kws, vww and resnet), and windows around 256
+// cells (the 16-bit sums' bound); channel counts below, at and across
+// whole words.
+inline bool draw_pool(Random& r, Case* c) {
+  Pool2dParams& p = c->p.pool;
+  p = Pool2dParams{};
+  p.batches = r.one_in(4) ? 2 : 1;
+  p.channels = r.one_in(2) ? r.pick(kDepths) : r.uniform(1, int32_t(kMaxChannels));
+  const int32_t kind = r.uniform(0, 5);
+  if (kind <= 2) {  // small windows
+    p.filter_h = r.uniform(1, 4);
+    p.filter_w = r.uniform(1, 4);
+    p.input_h = r.uniform(1, 9);
+    p.input_w = r.uniform(1, 9);
+  } else if (kind <= 4) {  // global pools: VALID, one output pixel
+    p.input_h = p.filter_h = r.uniform(1, 12);
+    p.input_w = p.filter_w = r.uniform(1, 12);
+    p.stride_h = p.stride_w = 1;
+    p.output_h = p.output_w = 1;
+  } else {  // large windows, the input barely larger
+    p.filter_h = r.one_in(3) ? 16 : r.uniform(8, 24);
+    p.filter_w = r.one_in(3) ? 16 : r.uniform(8, 24);
+    p.input_h = p.filter_h + r.uniform(-2, 2);
+    p.input_w = p.filter_w + r.uniform(-2, 2);
+    p.channels = r.uniform(1, 8);
+  }
+  if (p.output_h == 0 &&
+      (!draw_pool_axis(r, p.input_h, p.filter_h, 3, &p.stride_h, &p.pad_top, &p.output_h) ||
+       !draw_pool_axis(r, p.input_w, p.filter_w, 3, &p.stride_w, &p.pad_left, &p.output_w)))
+    return false;
+  draw_activation(r, &p.act_min, &p.act_max);
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.channels);
+  c->filter_bytes = 0;
+  c->channels = uint32_t(p.channels);  // unused constants, but failures name the channel
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * p.channels);
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -366,6 +444,9 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_add_sub(r, c);
     case Family::kMul:
       return draw_mul(r, c);
+    case Family::kAvgPool:
+    case Family::kMaxPool:
+      return draw_pool(r, c);
     case Family::kNone:
       break;
   }
@@ -463,7 +544,7 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {ws.input, c.input_bytes};
   o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = is_binary(c.family) ? 2 : 3;
+  o.num_inputs = is_pool(c.family) ? 1 : is_binary(c.family) ? 2 : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
       conv2d_variant_takes_pad_row(variant)) {
     o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
@@ -615,6 +696,17 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kAvgPool:
+    case Family::kMaxPool: {
+      const Pool2dParams& p = c.p.pool;
+      t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
+      t->field("channels", p.channels).field("filter_h", p.filter_h);
+      t->field("filter_w", p.filter_w).field("output_h", p.output_h);
+      t->field("output_w", p.output_w).field("stride_h", p.stride_h);
+      t->field("stride_w", p.stride_w).field("pad_top", p.pad_top).field("pad_left", p.pad_left);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
     case Family::kNone:
       break;
   }
@@ -729,8 +821,11 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       out->problem = "output differs from the reference";
       out->detail.field("bytes_differing", differing).field("first_at", first);
       out->detail.field("channel", channel).field("expected", expected[first]);
-      out->detail.field("got", actual[first]).field("bias", q.bias);
-      out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
+      out->detail.field("got", actual[first]);
+      if (!is_pool(c.family)) {  // pooling has no constants
+        out->detail.field("bias", q.bias);
+        out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
+      }
       return;
     }
   }

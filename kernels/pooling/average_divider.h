@@ -1,0 +1,54 @@
+// TFLite's rounded average, sum / count with ties away from zero, without
+// a division per channel (freestanding).
+//
+// The reference computes (sum +- count/2) / count, truncating; that is
+// sign(sum) * floor(n / count) with n = |sum| + floor(count / 2). For
+// count <= kReciprocalMaxCount the quotient is (n * m) >> 24 with
+// m = floor(2^24 / count) + 1, exactly: with m * count = 2^24 + e,
+// 0 < e <= count, and n = q * count + r,
+//   n * m / 2^24 = q + (r + n * e / 2^24) / count,
+// and n * e <= (128 * count + count / 2) * count < 2^24 keeps the bracket
+// below count (r <= count - 1), while n * m < 128.5 * 2^24 + 128.5 * count
+// fits in 32 unsigned bits. Larger counts divide.
+#pragma once
+
+#include <stdint.h>
+
+namespace tinyaot {
+
+constexpr int32_t kReciprocalShift = 24;
+constexpr int32_t kReciprocalMaxCount = 256;
+
+// The reference's expression, for counts past the reciprocal's range.
+inline int32_t divide_rounded(int32_t sum, int32_t count) {
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+class AverageDivider {
+ public:
+  // One division per distinct count: windows share theirs except at the
+  // input's edges.
+  void set_count(int32_t count) {
+    if (count == count_) return;
+    count_ = count;
+    half_ = count / 2;
+    reciprocal_ =
+        count <= kReciprocalMaxCount ? (uint32_t{1} << kReciprocalShift) / uint32_t(count) + 1 : 0;
+  }
+
+  // The rounded average of `sum` over the count, for kSmallCounts only
+  // counts within the reciprocal's range.
+  template <bool kSmallCounts>
+  int32_t average(int32_t sum) const {
+    if (!kSmallCounts && reciprocal_ == 0) return divide_rounded(sum, count_);
+    const uint32_t magnitude = uint32_t(sum < 0 ? -sum : sum) + uint32_t(half_);
+    const int32_t quotient = int32_t((magnitude * reciprocal_) >> kReciprocalShift);
+    return sum > 0 ? quotient : -quotient;
+  }
+
+ private:
+  int32_t count_ = 0, half_ = 0;
+  uint32_t reciprocal_ = 0;
+};
+
+}  // namespace tinyaot

@@ -1,0 +1,22 @@
+// The cases of the pooling variants, asked by their validate on the device
+// and by the lowering on the host, so the compiler never picks a variant
+// the loader would refuse. Freestanding.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/pooling/pool_window.h"
+#include "kernels/pooling/pooling.h"
+
+namespace tinyaot {
+
+// avg_pool2d_s8_sum16 sums a channel in 16 bits: 256 int8 cells reach
+// -32768 at worst and 32512 at best, and 256 values biased to [0, 255]
+// stay below 65536.
+constexpr int64_t kSum16MaxCells = 256;
+
+inline bool is_avg_pool2d_sum16_case(const Pool2dParams& p) {
+  return pool_window_cells(p) <= kSum16MaxCells;
+}
+
+}  // namespace tinyaot

@@ -72,17 +72,12 @@ inline void conv2d_copy_tail(int8_t* to, const int8_t* from, int32_t count) {
 }
 
 // Copies `count` bytes: whole 32-bit words where the core allows them at
-// these addresses (any address on a core with unaligned access; Cortex-M0
-// faults on an unaligned word), four bytes a step otherwise.
+// these addresses (any address on a core with unaligned access;
+// Cortex-M0 faults on an unaligned word), four bytes a step otherwise,
+// then the last one to three bytes.
 inline void conv2d_copy_bytes(int8_t* to, const int8_t* from, int32_t count) {
   const int8_t* const words_end = from + (count & ~3);
-#if !defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED)
-  for (; from != words_end; to += 4, from += 4) {
-    uint32_t word;
-    memcpy(&word, from, 4);
-    memcpy(to, &word, 4);
-  }
-#else
+#if defined(__arm__) && !defined(__ARM_FEATURE_UNALIGNED)
   if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & 3) == 0) {
     for (; from != words_end; to += 4, from += 4)
       *static_cast<uint32_t*>(__builtin_assume_aligned(to, 4)) =
@@ -96,8 +91,26 @@ inline void conv2d_copy_bytes(int8_t* to, const int8_t* from, int32_t count) {
       to[3] = b3;
     }
   }
+#else
+  for (; from != words_end; to += 4, from += 4) {
+    uint32_t word;
+    memcpy(&word, from, 4);
+    memcpy(to, &word, 4);
+  }
 #endif
   conv2d_copy_tail(to, from, count & 3);
+}
+
+// As conv2d_copy_bytes, blocks of four words first (one LDM and one STM)
+// where both addresses are word-aligned: for long runs.
+inline void conv2d_copy_blocks(int8_t* to, const int8_t* from, int32_t count) {
+  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from)) & 3) == 0) {
+    const int8_t* const blocks_end = from + (count & ~15);
+    for (; from != blocks_end; to += 16, from += 16)
+      memcpy(__builtin_assume_aligned(to, 4), __builtin_assume_aligned(from, 4), 16);
+    count &= 15;
+  }
+  conv2d_copy_bytes(to, from, count);
 }
 
 // Stores `count` copies of `value`, whole words where the address allows.
@@ -233,9 +246,15 @@ inline void conv2d_fill_window(const Conv2dWindowCopy& c, const Conv2dWindowCurs
   // In locals: the byte stores could alias `c` for the compiler.
   const int32_t row_values = c.row_values, row_copy = c.row_copy, step = c.step;
   const int8_t* in = w.image + w.y * c.row_bytes + w.x * c.depth;
+  if (row_values < 16) {
+    for (int32_t ky = c.filter_h - 1; ky > 0; --ky, column += row_values, in += step)
+      conv2d_copy_bytes(column, in, row_copy);
+    conv2d_copy_bytes(column, in, row_values);
+    return;
+  }
   for (int32_t ky = c.filter_h - 1; ky > 0; --ky, column += row_values, in += step)
-    conv2d_copy_bytes(column, in, row_copy);
-  conv2d_copy_bytes(column, in, row_values);
+    conv2d_copy_blocks(column, in, row_copy);
+  conv2d_copy_blocks(column, in, row_values);
 }
 
 // The im2col copy of output pixel `pixel`'s window (flat over batches,

@@ -43,17 +43,17 @@ uint64_t pointwise_cost(const Conv2dParams& p) {
 }
 
 // The window copied into an int8 column per pixel, filter row by filter
-// row in whole words (about an instruction a byte, 30 a row, 70 a pixel
-// for the call and the edge checks; measured on M4: 178 a pixel for a 3x3
-// window over three channels), nothing when every window is a run of the
-// input read where it lies; then the 2x2 blocks over the whole column (one
-// segment: few scalar tails even with one to three input channels).
+// row in whole words (about an instruction a byte, 12 a row, 40 a pixel
+// for the call and the edge checks; measured on M4: about 105 a pixel for
+// a 3x3 window over three channels), nothing when every window is a run of
+// the input read where it lies; then the 2x2 blocks over the whole column
+// (one segment: few scalar tails even with one to three input channels).
 uint64_t im2col_dsp_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
   const uint64_t copy =
       is_conv2d_run_window(p) && conv2d_windows_inside(p)
           ? 0
-          : c.pixels * (uint64_t(conv2d_column_length(p)) + 30 * uint64_t(p.filter_h) + 70);
+          : c.pixels * (uint64_t(conv2d_column_length(p)) + 12 * uint64_t(p.filter_h) + 40);
   return copy + 11 * c.macs / 8 + 10 * c.outputs;
 }
 

@@ -33,10 +33,11 @@ inline int8_t clamp_max(int32_t value, Activation act) {
   return static_cast<int8_t>(value);
 }
 
-// Channels [channel, channel + 4 * kWords) of one window.
+// Channels [channel, channel + 4 * kWords) of one window. Out of line:
+// inside the pixel loop GCC 12 spilled a maximum of the cell loop.
 template <int kWords>
-inline void max_block(const PoolWindow& w, int32_t channels, int32_t channel, Activation act,
-                      int8_t* out) {
+__attribute__((noinline)) void max_block(const PoolWindow& w, int32_t channels, int32_t channel,
+                                         Activation act, int8_t* out) {
   MaxLanes lanes[kWords];
   CellWalk walk(w, channels, channel);
   do {

@@ -47,7 +47,15 @@ class Sum16Lanes {
 
 class MaxLanes {
  public:
-  void add(uint32_t word) { max_ = lane_max(max_, word); }
+  void add(uint32_t word) {
+    uint32_t difference;
+    // In place (GCC 12 gave the out-of-place form's result its own
+    // register and a MOV back per word).
+    __asm__("ssub8 %0, %2, %1\n\tsel %1, %2, %1"
+            : "=&r"(difference), "+r"(max_)
+            : "r"(word)
+            : "cc");
+  }
   // The maxima clamped to [lo, hi], lanes of `lo4` and `hi4` (each the
   // bound in all four bytes), as one word.
   uint32_t clamped(uint32_t lo4, uint32_t hi4) const { return lane_min(lane_max(max_, lo4), hi4); }
@@ -127,17 +135,34 @@ class MaxLanes {
 class Sum32Lanes {
  public:
   void add(uint32_t word) {
-    sum_[0] += static_cast<int8_t>(word);
-    sum_[1] += static_cast<int8_t>(word >> 8);
-    sum_[2] += static_cast<int8_t>(word >> 16);
-    sum_[3] += static_cast<int32_t>(word) >> 24;
+#if defined(TINYAOT_POOL_DSP)
+    // SXTAB with rotations (GCC 12 extracts bytes 1 and 2 with SBFX and
+    // adds them: one instruction more each).
+    __asm__(
+        "sxtab %0, %0, %4\n\t"
+        "sxtab %1, %1, %4, ror #8\n\t"
+        "sxtab %2, %2, %4, ror #16\n\t"
+        "add %3, %3, %4, asr #24"
+        : "+r"(sum0_), "+r"(sum1_), "+r"(sum2_), "+r"(sum3_)
+        : "r"(word));
+#else
+    sum0_ += static_cast<int8_t>(word);
+    sum1_ += static_cast<int8_t>(word >> 8);
+    sum2_ += static_cast<int8_t>(word >> 16);
+    sum3_ += static_cast<int32_t>(word) >> 24;
+#endif
   }
   void sums(int32_t /*count*/, int32_t out[4]) const {
-    for (int j = 0; j < 4; ++j) out[j] = sum_[j];
+    out[0] = sum0_;
+    out[1] = sum1_;
+    out[2] = sum2_;
+    out[3] = sum3_;
   }
 
  private:
-  int32_t sum_[4] = {0, 0, 0, 0};
+  // Four scalars, not an array: GCC 12 keeps an array operand of an asm
+  // in memory.
+  int32_t sum0_ = 0, sum1_ = 0, sum2_ = 0, sum3_ = 0;
 };
 
 }  // namespace tinyaot

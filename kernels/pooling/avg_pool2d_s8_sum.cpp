@@ -17,6 +17,9 @@
 namespace tinyaot {
 namespace {
 
+// sum16's averages take the reciprocal for every count of its windows.
+static_assert(kSum16MaxCells <= kReciprocalMaxCount, "sum16 windows past the reciprocal's range");
+
 // Words per block of channels: as many accumulators as the core's
 // registers hold beside the walk's pointers and counters.
 #if defined(TINYAOT_POOL_DSP)
@@ -146,7 +149,8 @@ const KernelDescriptor kernel_avg_pool2d_s8_sum16 = {
     1,
     1,
     IsaClass::kScalar,
-    TINYAOT_POOL2D_SIGNATURE "; case=window_cells<=256",
+    TINYAOT_POOL2D_SIGNATURE
+    "; case=window_cells<=" TINYAOT_POOL_TEXT(TINYAOT_POOL_SUM16_MAX_CELLS),
     run_sum16,
     validate_sum16,
     nullptr,

@@ -13,7 +13,12 @@ namespace tinyaot {
 // avg_pool2d_s8_sum16 sums a channel in 16 bits: 256 int8 cells reach
 // -32768 at worst and 32512 at best, and 256 values biased to [0, 255]
 // stay below 65536.
-constexpr int64_t kSum16MaxCells = 256;
+#define TINYAOT_POOL_SUM16_MAX_CELLS 256
+constexpr int64_t kSum16MaxCells = TINYAOT_POOL_SUM16_MAX_CELLS;
+
+// The bound as text, for the variant's signature.
+#define TINYAOT_POOL_TEXT_(x) #x
+#define TINYAOT_POOL_TEXT(x) TINYAOT_POOL_TEXT_(x)
 
 inline bool is_avg_pool2d_sum16_case(const Pool2dParams& p) {
   return pool_window_cells(p) <= kSum16MaxCells;

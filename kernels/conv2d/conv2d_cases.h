@@ -113,9 +113,16 @@ inline void conv2d_copy_blocks(int8_t* to, const int8_t* from, int32_t count) {
   conv2d_copy_bytes(to, from, count);
 }
 
-// Stores `count` copies of `value`, whole words where the address allows.
+// Stores `count` copies of `value`: blocks of four words (one STM) where
+// the address is word-aligned, then whole words where the address allows.
 inline void conv2d_set_bytes(int8_t* to, int8_t value, int32_t count) {
   const uint32_t word = 0x01010101u * static_cast<uint8_t>(value);
+  if ((reinterpret_cast<uintptr_t>(to) & 3) == 0) {
+    const uint32_t block[4] = {word, word, word, word};
+    const int8_t* const blocks_end = to + (count & ~15);
+    for (; to != blocks_end; to += 16) memcpy(__builtin_assume_aligned(to, 4), block, 16);
+    count &= 15;
+  }
 #if !defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED)
   for (; count >= 4; count -= 4, to += 4) memcpy(to, &word, 4);
 #else
@@ -197,38 +204,37 @@ inline Conv2dWindowCopy conv2d_window_copy(const Conv2dParams& p) {
   return c;
 }
 
-// The window at `w` past an edge of the input: a filter row is at most
-// three runs, zero points / the input's contiguous bytes / zero points
-// (dilation 1), so no tap is checked; a dilated row is copied tap by tap.
+// The window at `w` past an edge of the input: zero points everywhere,
+// then the runs inside the input over them, one a filter row (dilation 1;
+// tap by tap when dilated).
 inline void conv2d_fill_edge_window(const Conv2dWindowCopy& c, const Conv2dWindowCursor& w,
                                     int8_t* column) {
-  const int32_t depth = c.depth, taps = c.taps;
-  // Taps [first, last) of a row lie inside the input (dilation 1); 64-bit
-  // so that a padding near INT32_MAX cannot overflow.
+  const int32_t depth = c.depth, taps = c.taps, row_values = c.row_values;
+  conv2d_set_bytes(column, c.zero_point, c.filter_h * row_values);
+  if (c.dilation_w != 1) {
+    for (int32_t ky = 0; ky < c.filter_h; ++ky, column += row_values) {
+      const int32_t y = w.y + ky * c.dilation_h;
+      if (y < 0 || y >= c.input_h) continue;
+      const int8_t* row = w.image + y * c.row_bytes;
+      for (int32_t kx = 0; kx < taps; ++kx) {
+        const int32_t x = w.x + kx * c.dilation_w;
+        if (x >= 0 && x < c.input_w) conv2d_copy_bytes(column + kx * depth, row + x * depth, depth);
+      }
+    }
+    return;
+  }
+  // Taps [first, last) of a row lie inside the input; 64-bit so that a
+  // padding near INT32_MAX cannot overflow.
   const int64_t before = -int64_t{w.x}, room = int64_t{c.input_w} - w.x;
   const int32_t first = before <= 0 ? 0 : before >= taps ? taps : static_cast<int32_t>(before);
   const int32_t last = room <= first ? first : room >= taps ? taps : static_cast<int32_t>(room);
-  for (int32_t ky = 0; ky < c.filter_h; ++ky, column += c.row_values) {
+  if (first == last) return;  // every tap left or right of the input
+  const int32_t run = (last - first) * depth;
+  column += first * depth;
+  const int8_t* const start = w.image + (w.x + first) * depth;  // in the input's row 0
+  for (int32_t ky = 0; ky < c.filter_h; ++ky, column += row_values) {
     const int32_t y = w.y + ky * c.dilation_h;
-    if (y < 0 || y >= c.input_h) {
-      conv2d_set_bytes(column, c.zero_point, c.row_values);
-      continue;
-    }
-    const int8_t* row = w.image + y * c.row_bytes;
-    if (c.dilation_w == 1) {
-      conv2d_set_bytes(column, c.zero_point, first * depth);
-      conv2d_copy_bytes(column + first * depth, row + (w.x + first) * depth,
-                        (last - first) * depth);
-      conv2d_set_bytes(column + last * depth, c.zero_point, (taps - last) * depth);
-      continue;
-    }
-    for (int32_t kx = 0; kx < taps; ++kx) {
-      const int32_t x = w.x + kx * c.dilation_w;
-      if (x < 0 || x >= c.input_w)
-        conv2d_set_bytes(column + kx * depth, c.zero_point, depth);
-      else
-        conv2d_copy_bytes(column + kx * depth, row + x * depth, depth);
-    }
+    if (y >= 0 && y < c.input_h) conv2d_copy_bytes(column, start + y * c.row_bytes, run);
   }
 }
 

@@ -2,9 +2,10 @@
 // per output pixel the window clipped to the input once (pool_walk.h),
 // then for each block of channels its cells walked with the block's sums
 // in registers, four channels per word (pool_lanes.h), and each average
-// divided by a reciprocal multiply (average_divider.h). Channels past the
-// last whole word, and every channel on a core that cannot read the input
-// in words, are summed one at a time.
+// divided by a reciprocal multiply (average_divider.h). One to three
+// channels past the last whole word are the last four channels' block;
+// fewer than four channels in all, or an input a core cannot read in words
+// (unaligned on M0), are summed one channel at a time.
 //   avg_pool2d_s8_sum16: windows of at most 256 cells, 16-bit sums (two
 //     SXTAB16 or five ALU operations per word and cell).
 //   avg_pool2d_s8_sum32: any window, a 32-bit sum per channel.
@@ -71,6 +72,7 @@ inline void average_block(const PoolWindow& w, int32_t channels, int32_t channel
                           const AverageDivider& divider, Activation act, int8_t* out) {
   int32_t sums[4 * kWords];
   sum_block<Lanes, kWords>(w, channels, channel, sums);
+#pragma GCC unroll 4
   for (int j = 0; j < 4 * kWords; ++j)
     out[channel + j] = finish_average<kSmallCounts, kClamp>(sums[j], divider, act);
 }
@@ -95,17 +97,15 @@ __attribute__((noinline)) void average_pool(const Pool2dParams& p, const int8_t*
   AverageDivider divider;
   for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
     divider.set_count(w.count);
-    int32_t c = 0;
-    if (words) {
-      for (; c + 4 * kBlockWords <= channels; c += 4 * kBlockWords)
-        average_block<Lanes, kBlockWords, kSmallCounts, kClamp>(w, channels, c, divider, act, out);
-      if constexpr (kBlockWords > 1) {
-        for (; c + 4 <= channels; c += 4)
-          average_block<Lanes, 1, kSmallCounts, kClamp>(w, channels, c, divider, act, out);
-      }
-    }
-    for (; c < channels; ++c)
-      average_channel<kSmallCounts, kClamp>(w, channels, c, divider, act, out);
+    for_each_channel_block<kBlockWords>(
+        channels, words,
+        [&](int32_t c, auto block_words) {
+          average_block<Lanes, decltype(block_words)::value, kSmallCounts, kClamp>(
+              w, channels, c, divider, act, out);
+        },
+        [&](int32_t c) {
+          average_channel<kSmallCounts, kClamp>(w, channels, c, divider, act, out);
+        });
   });
 }
 

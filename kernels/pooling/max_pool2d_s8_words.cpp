@@ -3,8 +3,9 @@
 // for each block of channels its cells walked with the block's maxima in
 // registers, four channels per word (pool_lanes.h: SSUB8 + SEL on DSP
 // cores, where the activation clamp is two more lane operations and the
-// store one word). Channels past the last whole word, and every channel on
-// a core that cannot read the input in words, are taken one at a time.
+// store one word). One to three channels past the last whole word are the
+// last four channels' block; fewer than four channels in all, or an input
+// a core cannot read in words (unaligned on M0), are taken one at a time.
 #include <string.h>
 
 #include "kernels/pooling/pool_lanes.h"
@@ -80,22 +81,20 @@ __attribute__((noinline)) void max_pool(const Pool2dParams& p, const int8_t* inp
 #endif
   const bool words = pool_words_allowed(input, channels);
   for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
-    int32_t c = 0;
-    if (words) {
-      for (; c + 4 * kBlockWords <= channels; c += 4 * kBlockWords)
-        max_block<kBlockWords>(w, channels, c, act, out);
-      if constexpr (kBlockWords > 1) {
-        for (; c + 4 <= channels; c += 4) max_block<1>(w, channels, c, act, out);
-      }
-    }
-    for (; c < channels; ++c) max_channel(w, channels, c, act, out);
+    for_each_channel_block<kBlockWords>(
+        channels, words,
+        [&](int32_t c, auto block_words) {
+          max_block<decltype(block_words)::value>(w, channels, c, act, out);
+        },
+        [&](int32_t c) { max_channel(w, channels, c, act, out); });
   });
 }
 
 Status run(const KernelArgs& args) {
-  max_pool(*static_cast<const Pool2dParams*>(args.params),
-           static_cast<const int8_t*>(args.inputs[0].data),
-           static_cast<int8_t*>(args.outputs[0].data));
+  const auto& p = *static_cast<const Pool2dParams*>(args.params);
+  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
+  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  max_pool(p, input, output);
   return Status::kOk;
 }
 

@@ -31,13 +31,44 @@ inline uint32_t load_pool_word(const int8_t* p) {
   return word;
 }
 
-// Whether the kernel may read the input in words from channel 0 on.
+// Whether the kernel may read the input in words.
 inline bool pool_words_allowed(const int8_t* input, int32_t channels) {
   if constexpr (kPoolAlignedWordsOnly) {
     return (reinterpret_cast<uintptr_t>(input) | static_cast<uintptr_t>(channels)) % 4 == 0;
   } else {
     return true;
   }
+}
+
+// A count of words as a type, for a generic lambda's template argument.
+template <int N>
+struct BlockWords {
+  static constexpr int value = N;
+};
+
+// Calls block(c, BlockWords<n>{}) for blocks of 4 * n channels from c,
+// covering [0, channels): n = kBlockWords while they fit, then 1. A last
+// part of one to three channels is the block of the last four channels (it
+// repeats up to three channels, with the same results: the output never
+// overlaps the input). Without words (`words` false), or below four
+// channels in all, single(c) for each channel.
+template <int kBlockWords, typename Block, typename Single>
+inline void for_each_channel_block(int32_t channels, bool words, Block&& block, Single&& single) {
+  int32_t c = 0;
+  if (!words) {
+    for (; c < channels; ++c) single(c);
+    return;
+  }
+  for (; c + 4 * kBlockWords <= channels; c += 4 * kBlockWords) block(c, BlockWords<kBlockWords>{});
+  if constexpr (kBlockWords > 1) {
+    for (; c + 4 <= channels; c += 4) block(c, BlockWords<1>{});
+  }
+  if (c == channels) return;
+  if (channels >= 4) {
+    block(channels - 4, BlockWords<1>{});
+    return;
+  }
+  for (; c < channels; ++c) single(c);
 }
 
 // The cells of one window inside the input. A window as wide as the input

@@ -154,13 +154,19 @@ struct Conv2dWindowCursor {
     return {input, -p.pad_top, -p.pad_left, 0, 0};
   }
 
+  // A step only to a pixel that exists: validate bounds the last pixel's
+  // window, not one past it, within int32.
   void advance(const Conv2dParams& p) {
-    x += p.stride_w;
-    if (++ox < p.output_w) return;
+    if (++ox < p.output_w) {
+      x += p.stride_w;
+      return;
+    }
     ox = 0;
     x = -p.pad_left;
-    y += p.stride_h;
-    if (++oy < p.output_h) return;
+    if (++oy < p.output_h) {
+      y += p.stride_h;
+      return;
+    }
     oy = 0;
     y = -p.pad_top;
     image += p.input_h * p.input_w * p.input_depth;
@@ -193,11 +199,13 @@ inline Conv2dWindowCopy conv2d_window_copy(const Conv2dParams& p) {
   c.dilation_w = p.dilation_w;
   c.row_values = p.filter_w * p.input_depth;
   c.row_bytes = p.input_w * p.input_depth;
-  c.step = p.dilation_h * c.row_bytes;
+  c.y_last = p.input_h - 1 - (p.filter_h - 1) * p.dilation_h;
+  // Read only when a window lies inside with two rows or more, where the
+  // product stays below the image's size (no overflow for a huge dilation).
+  c.step = c.y_last >= 0 && p.filter_h > 1 ? p.dilation_h * c.row_bytes : 0;
   const int32_t words = (c.row_values + 3) / 4 * 4;
   const int32_t past = words - c.row_values;
   c.row_copy = past <= c.row_values && past <= c.step ? words : c.row_values;
-  c.y_last = p.input_h - 1 - (p.filter_h - 1) * p.dilation_h;
   // Only a row of adjacent taps is one run; a dilated row takes the edge path.
   c.x_last = p.dilation_w == 1 ? p.input_w - p.filter_w : -1;
   c.zero_point = static_cast<int8_t>(-p.input_offset);

@@ -89,6 +89,47 @@ TEST(Conv2dVariants, SweepDrawsIm2colCasesReadInPlace) {
   EXPECT_GE(copied, 500u);
 }
 
+// A dilation whose step between filter rows passes INT32_MAX bytes (the
+// window's second row is the only one inside the input): the im2col copy
+// derives nothing it does not use, and matches the reference.
+TEST(Conv2dVariants, Im2colTakesADilationFarPastTheInput) {
+  sweep::Case c;
+  c.family = sweep::Family::kConv2d;
+  Conv2dParams& p = c.p.conv;
+  p = Conv2dParams{};
+  p.batches = 1;
+  p.input_h = p.input_w = 2;
+  p.input_depth = p.filter_depth = 1;
+  p.filter_h = 2;
+  p.filter_w = 1;
+  p.dilation_h = 1 << 30;  // times the row of 2 bytes: 2^31
+  p.dilation_w = 1;
+  p.pad_top = (1 << 30) - 1;  // tap 0 above the input, tap 1 on its row 1
+  p.output_h = 1;
+  p.output_w = 2;
+  p.output_depth = 2;
+  p.stride_h = p.stride_w = 1;
+  p.input_offset = 5;
+  p.act_min = -128;
+  p.act_max = 127;
+  c.input_bytes = 4;
+  c.row_length = 2;
+  c.filter_bytes = 4;
+  c.channels = 2;
+  c.output_bytes = 4;
+  c.input_offset = p.input_offset;
+  c.variant_filter_bytes = uint32_t(conv2d_weight_bytes(&kernel_conv2d_s8_im2col, p));
+  const int8_t input[4] = {-7, 100, -128, 127}, filter[4] = {3, -2, 127, -128};
+  std::memcpy(g_workspace.input, input, 4);
+  std::memcpy(g_workspace.filter, filter, 4);
+  for (int i = 0; i < 2; ++i) g_workspace.quant[i] = make_channel_quant(i * 300, 1 << 30, -3);
+  sweep::set_variant_quant(kernel_conv2d_s8_im2col, c, g_workspace);
+  sweep::CaseOutcome outcome;
+  sweep::compare_with_reference(kernel_conv2d_s8_im2col, c, g_workspace, &outcome);
+  EXPECT_TRUE(outcome.passed) << (outcome.problem != nullptr ? outcome.problem : "")
+                              << outcome.detail.c_str();
+}
+
 // Called directly (no loader), a kernel still refuses a scratch short of
 // its need rather than write past it.
 TEST(Conv2dVariants, KernelRefusesShortScratch) {

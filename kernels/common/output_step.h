@@ -59,6 +59,14 @@ inline int32_t output_value(uint32_t biased_acc, const ChannelQuant& q, int32_t 
   return wrapping_add(requantize<R>(static_cast<int32_t>(biased_acc), q), output_offset);
 }
 
+// The same for a channel with a precomputed rescale (has_fast_rescale):
+// the fast variants' step, no test, no general path.
+template <Rounding R>
+inline int32_t fast_output_value(uint32_t biased_acc, const ChannelQuant& q,
+                                 int32_t output_offset) {
+  return wrapping_add(requantize_fast<R>(static_cast<int32_t>(biased_acc), q), output_offset);
+}
+
 // The per-channel form: the channel's bias and precomputed rescale, the
 // output offset and activation range of a parameter struct that names them
 // output_offset, act_min and act_max (every weighted operator's does, and
@@ -67,6 +75,13 @@ inline int32_t output_value(uint32_t biased_acc, const ChannelQuant& q, int32_t 
 template <Rounding R, typename Params>
 inline int8_t output_step(uint32_t acc, const ChannelQuant& q, const Params& p) {
   return clamp_output(output_value<R>(acc + static_cast<uint32_t>(q.bias), q, p.output_offset), p);
+}
+
+// The per-channel step of the fast variants (has_fast_rescale).
+template <Rounding R, typename Params>
+inline int8_t fast_output_step(uint32_t acc, const ChannelQuant& q, const Params& p) {
+  return clamp_output(fast_output_value<R>(acc + static_cast<uint32_t>(q.bias), q, p.output_offset),
+                      p);
 }
 
 // Four outputs' values (output_value: offset added, not clamped) narrowed
@@ -124,6 +139,16 @@ inline uint32_t clamp_pack4(int32_t v0, int32_t v1, int32_t v2, int32_t v3, Pack
 // instead of 13.3; the 3x3 depthwise on M4: 10 per tap instead of 8). The
 // call happens once per kernel call.
 #define TINYAOT_MODE_LOOP __attribute__((noinline))
+
+// Marks a function whose independent chains (a group's four output steps)
+// GCC 12's first scheduling pass would interleave until they no longer fit
+// the registers: it hoists every chain's loads to the top and spills (the
+// depthwise group's four steps: about 85 instructions instead of about 60).
+#if defined(__GNUC__) && !defined(__clang__)
+#define TINYAOT_NO_SCHEDULE __attribute__((optimize("no-schedule-insns")))
+#else
+#define TINYAOT_NO_SCHEDULE
+#endif
 
 // A rounding mode as a type, so a kernel's loop can take it as an argument
 // and be compiled once per mode.

@@ -23,22 +23,41 @@ struct ChannelQuant {
   int32_t bias;        // int32 bias (0 when the model has none)
   int32_t multiplier;  // Q31 significand of input*filter/output scale
   int32_t shift;       // power-of-two exponent, positive = left
-  // The high word of the usual case's rounding constant, 2^(s-2) for a
-  // right shift s = -shift >= 2 and a multiplier >= 0 (every real model's
-  // channels), 0 where the channel takes the general path:
-  // channel_rounding_high below is its one definition, and the loader
-  // refuses any other value. Precomputed so that the output step neither
-  // derives it nor tests the shift and the multiplier's sign per output.
-  int32_t rounding_high;
+  // The usual case's rounding term 2^(s-1), for a right shift s = -shift
+  // >= 1 and a multiplier >= 0 (every real model's channels), 0 where the
+  // channel takes the general path: channel_rounding below is its one
+  // definition, and the loader refuses any other value. Precomputed so
+  // that the output step neither derives it from the shift nor tests the
+  // shift and the multiplier's sign per output.
+  int32_t rounding;
 };
 
-// ChannelQuant::rounding_high for a channel's multiplier and shift.
-constexpr int32_t channel_rounding_high(int32_t multiplier, int32_t shift) {
-  return multiplier >= 0 && shift <= -2 && shift >= -31 ? int32_t{1} << (-shift - 2) : 0;
+// ChannelQuant::rounding for a channel's multiplier and shift.
+constexpr int32_t channel_rounding(int32_t multiplier, int32_t shift) {
+  return multiplier >= 0 && shift <= -1 && shift >= -31 ? int32_t{1} << (-shift - 1) : 0;
 }
 
+// A zero multiplier (a channel whose weights' scale is 0, or a product
+// under 2^-31) gives 0 with every shift in both modes: it is stored with
+// shift -1, which has a precomputed rescale, where TFLite's shift 0 would
+// send the channel down the general path.
 constexpr ChannelQuant make_channel_quant(int32_t bias, int32_t multiplier, int32_t shift) {
-  return {bias, multiplier, shift, channel_rounding_high(multiplier, shift)};
+  const int32_t stored_shift = multiplier == 0 ? -1 : shift;
+  return {bias, multiplier, stored_shift, channel_rounding(multiplier, stored_shift)};
+}
+
+// Whether the channel's rescale is precomputed. The fast variants of the
+// weighted operators take only operations whose every channel has one, so
+// their output step has no test and no general path (a call whose
+// clobbers would spill the sums); the compiler gives any other operation
+// the family's reference variant (variant_choice.h), and their validate
+// refuses it.
+constexpr bool has_fast_rescale(const ChannelQuant& q) { return q.rounding != 0; }
+
+inline bool every_channel_has_fast_rescale(const ChannelQuant* quant, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!has_fast_rescale(quant[i])) return false;
+  return true;
 }
 
 // gemmlowp's SaturatingRoundingDoublingHighMul. gemmlowp adds 2^30 (1 -
@@ -138,24 +157,47 @@ inline int32_t right_shift_by_long_multiply(int32_t x, int32_t m, int shift) {
   return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> s_minus_1;
 }
 
-// The same for a channel whose constant's high word h = 2^(s-2) the
-// compiler stored (ChannelQuant::rounding_high, s >= 2): then 2^(s-1) is
-// even, so k's high word is h - [double][x < 0] and its low word
-// [double] * (2^30 + [x < 0] * 2^31), the sign's share as a borrow from
-// the high word. Three ALU ops (none in single rounding), the SMLAL and
-// the shift by s - 1 = ~shift.
+// The same with u's first term, 2^(s-1), precomputed by the compiler
+// (ChannelQuant::rounding): the sign's share, the two words of k, the
+// SMLAL and the shift by s - 1 = ~shift.
 template <Rounding R>
-inline int32_t right_shift_by_rounding_high(int32_t x, int32_t m, int32_t rounding_high,
-                                            int shift) {
-  uint32_t high = static_cast<uint32_t>(rounding_high);
-  uint32_t low = 0;
+inline int32_t right_shift_by_rounding(int32_t x, int32_t m, int32_t rounding, int shift) {
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+  // In assembly for the ORR with a shifted register (k's low word in one
+  // instruction; GCC 12 shifts, then ORRs an immediate) and so that GCC's
+  // scheduler cannot interleave several channels' steps.
+  int32_t low, high, result;
   if constexpr (R == Rounding::kDouble) {
-    high += static_cast<uint32_t>(x >> 31);
-    low = (static_cast<uint32_t>(x) & 0x80000000u) | 0x40000000u;
+    __asm__(
+        "add %[high], %[rounding], %[x], asr #31\n\t"
+        "orr %[low], %[half], %[high], lsl #31\n\t"
+        "lsr %[high], %[high], #1\n\t"
+        "smlal %[low], %[high], %[x], %[m]\n\t"
+        "mvn %[low], %[shift]\n\t"
+        "asr %[result], %[high], %[low]"
+        : [low] "=&r"(low), [high] "=&r"(high), [result] "=r"(result)
+        : [rounding] "r"(rounding), [x] "r"(x), [m] "r"(m), [shift] "r"(shift),
+          [half] "r"(0x40000000));
+  } else {
+    __asm__(
+        "lsl %[low], %[rounding], #31\n\t"
+        "lsr %[high], %[rounding], #1\n\t"
+        "smlal %[low], %[high], %[x], %[m]\n\t"
+        "mvn %[low], %[shift]\n\t"
+        "asr %[result], %[high], %[low]"
+        : [low] "=&r"(low), [high] "=&r"(high), [result] "=r"(result)
+        : [rounding] "r"(rounding), [x] "r"(x), [m] "r"(m), [shift] "r"(shift));
   }
-  const uint64_t k = (static_cast<uint64_t>(high) << 32) | low;
+  return result;
+#else
+  uint32_t u = static_cast<uint32_t>(rounding);
+  if constexpr (R == Rounding::kDouble) u += static_cast<uint32_t>(x >> 31);
+  const uint32_t k_low = (u << 31) | (R == Rounding::kDouble ? uint32_t{1} << 30 : 0);
+  const uint64_t k = (static_cast<uint64_t>(u >> 1) << 32) | k_low;
   const uint64_t sum = static_cast<uint64_t>(static_cast<int64_t>(x) * m) + k;
   return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> ~shift;
+#endif
 }
 
 // Without one (Armv6-M, Armv8-M Baseline, where a 64-bit product is a
@@ -214,19 +256,21 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
   return requantize_detail::any_case<R>(x, multiplier, shift);
 }
 
-// The same for a channel's precomputed constants: the usual case is the
-// one whose rounding_high is not 0, so the test is one compare and branch
-// on a value the output step loads anyway, and the shift is not examined.
+// A channel's rescale from its precomputed constants (has_fast_rescale).
+template <Rounding R>
+inline int32_t requantize_fast(int32_t x, const ChannelQuant& q) {
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+  return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
+#else
+  return requantize_detail::right_shift_by_rounding<R>(x, q.multiplier, q.rounding, q.shift);
+#endif
+}
+
+// Any channel: the precomputed form where there is one (a compare and
+// branch on a value the step loads anyway), else the general path.
 template <Rounding R>
 inline int32_t requantize(int32_t x, const ChannelQuant& q) {
-  if (__builtin_expect(q.rounding_high != 0, 1)) {
-#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-    return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
-#else
-    return requantize_detail::right_shift_by_rounding_high<R>(x, q.multiplier, q.rounding_high,
-                                                              q.shift);
-#endif
-  }
+  if (__builtin_expect(has_fast_rescale(q), 1)) return requantize_fast<R>(x, q);
   return requantize_detail::any_case<R>(x, q.multiplier, q.shift);
 }
 

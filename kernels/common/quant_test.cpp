@@ -115,22 +115,23 @@ void expect_all_paths_match(int32_t x, int32_t m, int shift) {
       << x << " " << m << " " << shift;
   ASSERT_EQ(right_shift_by_halves<Rounding::kSingle>(x, m, shift), want_single)
       << x << " " << m << " " << shift;
-  if (q.rounding_high == 0) return;
-  ASSERT_EQ(right_shift_by_rounding_high<Rounding::kDouble>(x, m, q.rounding_high, shift),
-            want_double)
+  if (q.rounding == 0) return;
+  ASSERT_EQ(right_shift_by_rounding<Rounding::kDouble>(x, m, q.rounding, shift), want_double)
       << x << " " << m << " " << shift;
-  ASSERT_EQ(right_shift_by_rounding_high<Rounding::kSingle>(x, m, q.rounding_high, shift),
-            want_single)
+  ASSERT_EQ(right_shift_by_rounding<Rounding::kSingle>(x, m, q.rounding, shift), want_single)
       << x << " " << m << " " << shift;
 }
 
-TEST(Quant, RoundingHighIsSetExactlyForTheUsualCase) {
-  EXPECT_EQ(channel_rounding_high(1 << 30, -2), 1);
-  EXPECT_EQ(channel_rounding_high(1 << 30, -31), 1 << 29);
-  EXPECT_EQ(channel_rounding_high(1 << 30, -1), 0);  // s = 1: the general path
-  EXPECT_EQ(channel_rounding_high(1 << 30, 3), 0);
-  EXPECT_EQ(channel_rounding_high(-1, -8), 0);
-  EXPECT_EQ(channel_rounding_high(0, -8), 1 << 6);
+TEST(Quant, RoundingIsSetExactlyForTheUsualCase) {
+  EXPECT_EQ(channel_rounding(1 << 30, -1), 1);
+  EXPECT_EQ(channel_rounding(1 << 30, -31), 1 << 30);
+  EXPECT_EQ(channel_rounding(1 << 30, 0), 0);  // no right shift: the general path
+  EXPECT_EQ(channel_rounding(1 << 30, 3), 0);
+  EXPECT_EQ(channel_rounding(-1, -8), 0);
+  EXPECT_EQ(channel_rounding(0, -8), 1 << 7);
+  // A zero multiplier is stored with a shift that has a rescale: 0 either way.
+  EXPECT_TRUE(has_fast_rescale(make_channel_quant(5, 0, 0)));
+  EXPECT_EQ(requantize<Rounding::kDouble>(-123456, make_channel_quant(5, 0, 0)), 0);
 }
 
 TEST(Quant, RequantizeEqualsTfliteOnEveryShiftAndEdgeOperand) {

@@ -54,9 +54,16 @@ inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) 
   for (int64_t i = 0; i < count; ++i) {
     const ChannelQuant& q = quant[i];
     if (!is_shift(q.shift) || q.multiplier < 0) return false;
-    if (q.rounding_high != channel_rounding_high(q.multiplier, q.shift)) return false;
+    if (q.rounding != channel_rounding(q.multiplier, q.shift)) return false;
   }
   return true;
+}
+
+// The same for the fast variants: every channel's rescale precomputed
+// (has_fast_rescale), so that their output step needs no general path.
+inline bool is_fast_channel_quant_operand(const OperandView& operand, int64_t count) {
+  return is_channel_quant_operand(operand, count) &&
+         every_channel_has_fast_rescale(static_cast<const ChannelQuant*>(operand.constant), count);
 }
 
 }  // namespace tinyaot

@@ -10,8 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/lower/lowering.h"
+#include "kernels/common/quant.h"
 
 namespace tinyaot {
 
@@ -60,6 +62,19 @@ KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const P
     throw CompileError(std::string("internal: no variant applies for ISA class ") +
                        isa_name(target.isa));
   return best->kernel;
+}
+
+// A weighted operator's variant: the fast ones take only channels whose
+// rescale is precomputed (quant.h, has_fast_rescale); an operation with
+// any other channel (a scale ratio of 1/4 or more: no real model's) gets
+// the family's reference variant, listed first, which takes any.
+template <typename Params, size_t N>
+KernelId choose_weighted_variant(const VariantCandidate<Params> (&candidates)[N],
+                                 const Params& params, const Target& target,
+                                 const std::vector<ChannelQuant>& quant) {
+  if (!every_channel_has_fast_rescale(quant.data(), static_cast<int64_t>(quant.size())))
+    return candidates[0].kernel;
+  return choose_variant(candidates, params, target);
 }
 
 }  // namespace tinyaot

@@ -14,10 +14,19 @@
 #include "kernels/common/dot_s8.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
+#include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/gemm_blocks.h"
 
 namespace tinyaot {
+
+// The drivers' output step takes precomputed rescales only
+// (has_fast_rescale): every variant that runs them refuses any other
+// channel with this in its validate, after the family's checks.
+inline Status validate_gemm_quant(const Conv2dParams& p, const OperandView* inputs) {
+  return is_fast_channel_quant_operand(inputs[2], p.output_depth) ? Status::kOk
+                                                                  : Status::kBadParams;
+}
 
 // The outputs of a 2x2 block, channels q[0] and q[1] of pixels a and b,
 // from sums that started at the channels' biases: every value first, then
@@ -27,10 +36,10 @@ namespace tinyaot {
 template <Rounding R>
 inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const OutputRange& range,
                             int8_t* out_a, int8_t* out_b) {
-  const int32_t a0 = output_value<R>(acc[0], q[0], range.output_offset);
-  const int32_t b0 = output_value<R>(acc[1], q[0], range.output_offset);
-  const int32_t a1 = output_value<R>(acc[2], q[1], range.output_offset);
-  const int32_t b1 = output_value<R>(acc[3], q[1], range.output_offset);
+  const int32_t a0 = fast_output_value<R>(acc[0], q[0], range.output_offset);
+  const int32_t b0 = fast_output_value<R>(acc[1], q[0], range.output_offset);
+  const int32_t a1 = fast_output_value<R>(acc[2], q[1], range.output_offset);
+  const int32_t b1 = fast_output_value<R>(acc[3], q[1], range.output_offset);
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   const uint32_t word = clamp_pack4(a0, a1, b0, b1, packed_range(range));
   const auto low = static_cast<uint16_t>(word), high = static_cast<uint16_t>(word >> 16);
@@ -68,8 +77,8 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
       dot_s8_pair(row, a, b, length, &acc_a, &acc_b);
       row += length;
     });
-    out_a[o] = output_step<R>(acc_a, quant[o], range);
-    out_b[o] = output_step<R>(acc_b, quant[o], range);
+    out_a[o] = fast_output_step<R>(acc_a, quant[o], range);
+    out_b[o] = fast_output_step<R>(acc_b, quant[o], range);
   }
 }
 
@@ -86,8 +95,8 @@ inline void conv2d_gemm_one_pixel(const Conv2dParams& p, const Walk& walk, const
     walk([&](const int8_t* a, const int8_t*, int32_t length) {
       pair = gemm_block_2x1(pair, a, length, acc);
     });
-    out[o] = output_step<R>(acc[0], quant[o], range);
-    out[o + 1] = output_step<R>(acc[1], quant[o + 1], range);
+    out[o] = fast_output_step<R>(acc[0], quant[o], range);
+    out[o + 1] = fast_output_step<R>(acc[1], quant[o + 1], range);
   }
   if (o < channels) {
     const int8_t* row = pair;
@@ -96,7 +105,7 @@ inline void conv2d_gemm_one_pixel(const Conv2dParams& p, const Walk& walk, const
       acc += dot_s8(row, a, length);
       row += length;
     });
-    out[o] = output_step<R>(acc, quant[o], range);
+    out[o] = fast_output_step<R>(acc, quant[o], range);
   }
 }
 

@@ -161,9 +161,9 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
+  const KernelId kernel = choose_weighted_variant(kVariants, params, target, quant);
   const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(kernel));
   const int32_t row_length = static_cast<int32_t>(conv2d_column_length(params));
   const std::vector<int8_t> model_weights = constant_i8(filter, op);

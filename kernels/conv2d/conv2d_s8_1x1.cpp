@@ -19,7 +19,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   const Status status = validate_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
-  return is_conv2d_1x1_case(p) ? Status::kOk : Status::kBadParams;
+  return is_conv2d_1x1_case(p) ? validate_gemm_quant(p, inputs) : Status::kBadParams;
 }
 
 template <Rounding R>

@@ -47,7 +47,8 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   if (model_bytes > UINT32_MAX) return Status::kBadParams;
   const OperandView as_model[3] = {
       inputs[0], {inputs[1].constant, static_cast<uint32_t>(model_bytes)}, inputs[2]};
-  return validate_conv2d_im2col(raw, as_model, num_inputs, outputs, num_outputs);
+  const Status status = validate_conv2d_im2col(raw, as_model, num_inputs, outputs, num_outputs);
+  return status != Status::kOk ? status : validate_gemm_quant(p, inputs);
 }
 
 // The padded column of the window at `w`: where the window is a run of

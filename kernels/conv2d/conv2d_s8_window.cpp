@@ -26,7 +26,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   const Status status = validate_conv2d_operands(p, inputs, 3, outputs, num_outputs);
   if (status != Status::kOk) return status;
   if (!is_conv2d_im2col_case(p)) return Status::kBadParams;
-  return is_conv2d_pad_row(p, inputs[3]) ? Status::kOk : Status::kBadParams;
+  return is_conv2d_pad_row(p, inputs[3]) ? validate_gemm_quant(p, inputs) : Status::kBadParams;
 }
 
 // Where an output pixel's window starts.

@@ -42,6 +42,27 @@ Status validate_with(const KernelDescriptor& kernel, const Conv2dParams& p) {
   return test::validate_sizes_with_unit_quants(kernel, &p, in, 3, out, 1);
 }
 
+// The fast variants' output step has no general path: they refuse a
+// channel without a precomputed rescale, which the reference takes.
+TEST(Conv2dVariants, FastVariantsRefuseChannelsWithoutAPrecomputedRescale) {
+  Conv2dParams p{};
+  p.batches = p.input_h = p.input_w = p.output_h = p.output_w = 1;
+  p.filter_h = p.filter_w = 1;
+  p.input_depth = p.filter_depth = 4;
+  p.output_depth = 2;
+  p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  const uint32_t in[3] = {4, 8, 2 * sizeof(ChannelQuant)};
+  const uint32_t out[1] = {2};
+  const ChannelQuant quant[2] = {make_channel_quant(0, 1 << 30, -3),
+                                 make_channel_quant(0, 1 << 30, 1)};  // a left shift
+  const void* constants[3] = {nullptr, nullptr, quant};
+  EXPECT_EQ(test::validate_sizes(kernel_conv2d_s8_ref, &p, in, 3, out, 1, constants), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_conv2d_s8_1x1, &p, in, 3, out, 1, constants),
+            Status::kBadParams);
+}
+
 TEST(Conv2dVariants, ScratchSizesFollowTheColumnLayout) {
   Conv2dParams p{};
   p.filter_h = 3;

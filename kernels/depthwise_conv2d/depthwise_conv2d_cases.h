@@ -50,6 +50,15 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   return Status::kOk;
 }
 
+// The fast variants' output step takes precomputed rescales only
+// (has_fast_rescale): their validate refuses any other channel with this,
+// after the family's checks.
+inline Status validate_fast_depthwise_quant(const DepthwiseConv2dParams& p,
+                                            const OperandView* inputs) {
+  const int64_t channels = int64_t{p.input_depth} * p.depth_multiplier;
+  return is_fast_channel_quant_operand(inputs[2], channels) ? Status::kOk : Status::kBadParams;
+}
+
 // The common MobileNet block: one 3x3 filter per channel, adjacent taps.
 inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
   return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 && p.dilation_h == 1 &&

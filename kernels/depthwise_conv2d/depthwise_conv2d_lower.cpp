@@ -125,7 +125,9 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const KernelId kernel = choose_variant(kVariants, params, target);
+  const std::vector<ChannelQuant> quant = channel_quant(
+      input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
+  const KernelId kernel = choose_weighted_variant(kVariants, params, target, quant);
   LoweredOperand weights = LoweredOperand::of_tensor(op.inputs[1]);
   const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(kernel));
   const std::vector<int8_t> model = constant_i8(filter, op);
@@ -134,9 +136,7 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
     weights = LoweredOperand::of_values(ordered);
   LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), weights,
-                    LoweredOperand::of_values(channel_quant(input.quant.scale(), weights_quant,
-                                                            output.quant.scale(), bias, channels,
-                                                            target.rounding))};
+                    LoweredOperand::of_values(quant)};
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

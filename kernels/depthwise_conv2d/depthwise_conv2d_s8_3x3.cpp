@@ -20,7 +20,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   const Status status =
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
-  return is_depthwise_3x3_case(p) ? Status::kOk : Status::kBadParams;
+  return is_depthwise_3x3_case(p) ? validate_fast_depthwise_quant(p, inputs) : Status::kBadParams;
 }
 
 // Taps [first, last) of an axis that land inside [0, size).
@@ -72,10 +72,10 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
               a3 += static_cast<uint32_t>((in[3] + offset) * w[3]);
             }
           }
-          out[c] = output_step<R>(a0, quant[c], range);
-          out[c + 1] = output_step<R>(a1, quant[c + 1], range);
-          out[c + 2] = output_step<R>(a2, quant[c + 2], range);
-          out[c + 3] = output_step<R>(a3, quant[c + 3], range);
+          out[c] = fast_output_step<R>(a0, quant[c], range);
+          out[c + 1] = fast_output_step<R>(a1, quant[c + 1], range);
+          out[c + 2] = fast_output_step<R>(a2, quant[c + 2], range);
+          out[c + 3] = fast_output_step<R>(a3, quant[c + 3], range);
         }
         for (; c < depth; ++c) {
           uint32_t acc = 0;
@@ -84,7 +84,7 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
               acc += static_cast<uint32_t>(
                   (corner[(ky - ky_first) * row_step + (kx - kx_first) * depth + c] + offset) *
                   corner_weights[((ky - ky_first) * kFilter + kx - kx_first) * depth + c]);
-          out[c] = output_step<R>(acc, quant[c], range);
+          out[c] = fast_output_step<R>(acc, quant[c], range);
         }
       }
     }

@@ -41,7 +41,9 @@ constexpr bool kDspBuild = false;
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
-  return validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs, 2);
+  const Status status =
+      validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs, 2);
+  return status != Status::kOk ? status : validate_fast_depthwise_quant(p, inputs);
 }
 
 // Four lanes' wrapping int32 accumulators: lane j is output j * stride of
@@ -219,7 +221,7 @@ struct GroupRun {
 // Sums of one group over a window of kRows x kCols taps (0: the window's,
 // known at run time).
 template <typename Tap, int32_t kRows, int32_t kCols>
-inline Sums group_sums(Sums a, const int8_t* x, const uint32_t* w, const DepthwiseWindow& win,
+inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w, const DepthwiseWindow& win,
                        const Walk& walk) {
   const int32_t col_step = walk.col_step;
   const Offset offset = walk.offset;
@@ -248,7 +250,52 @@ inline Sums group_sums(Sums a, const int8_t* x, const uint32_t* w, const Depthwi
   } else {
     for (int32_t ky = 0; ky < win.rows; ++ky) row(x, w);
   }
-  return a;
+}
+
+// A group's four outputs from its sums (which started at the biases). Out
+// of line and unscheduled: inlined after the taps, GCC 12 keeps the pixel
+// loop's pointers and the sums in registers across the four steps and
+// spills around them.
+template <Rounding R>
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_group(const Sums& a,
+                                                                const ChannelQuant* q,
+                                                                int32_t stride, int8_t* out,
+                                                                const OutputRange& range) {
+  const int32_t v0 = fast_output_value<R>(a.a0, q[0], range.output_offset);
+  const int32_t v1 = fast_output_value<R>(a.a1, q[stride], range.output_offset);
+  const int32_t v2 = fast_output_value<R>(a.a2, q[2 * stride], range.output_offset);
+  const int32_t v3 = fast_output_value<R>(a.a3, q[3 * stride], range.output_offset);
+  if (stride == 1) {
+    const uint32_t word = clamp_pack4(v0, v1, v2, v3, packed_range(range));
+    memcpy(out, &word, 4);
+  } else {
+    out[0] = clamp_output(v0, range);
+    out[stride] = clamp_output(v1, range);
+    out[2 * stride] = clamp_output(v2, range);
+    out[3 * stride] = clamp_output(v3, range);
+  }
+}
+
+// The outputs of `count` adjacent groups (4 * count adjacent channels)
+// from their sums, which start at 0 here: each channel's constants in one
+// pass (bias, multiplier, shift, rounding), four outputs clamped and
+// stored as one word.
+template <Rounding R>
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_groups(const uint32_t* sums,
+                                                                 int32_t count,
+                                                                 const ChannelQuant* q, int8_t* out,
+                                                                 const OutputRange& range) {
+  const int32_t offset = range.output_offset;
+  const PackedRange packed = packed_range(range);
+  for (int32_t g = 0; g < count;
+       ++g, sums += kDepthwiseDspGroup, q += kDepthwiseDspGroup, out += kDepthwiseDspGroup) {
+    int32_t v[kDepthwiseDspGroup];
+#pragma GCC unroll 4
+    for (int32_t j = 0; j < kDepthwiseDspGroup; ++j)
+      v[j] = fast_output_value<R>(sums[j] + static_cast<uint32_t>(q[j].bias), q[j], offset);
+    const uint32_t word = clamp_pack4(v[0], v[1], v[2], v[3], packed);
+    memcpy(out, &word, 4);
+  }
 }
 
 // Every group of a run over one pixel's window, then their output steps.
@@ -258,39 +305,58 @@ inline Sums group_sums(Sums a, const int8_t* x, const uint32_t* w, const Depthwi
 template <Rounding R, typename Tap, int32_t kRows, int32_t kCols>
 __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWindow& win,
                                           const Walk& walk, const DepthwiseConv2dParams& p) {
-  const int32_t stride = run.stride;
+  // The run's fields as locals: a store through int8_t* may alias them.
+  const int32_t stride = run.stride, count = run.count, pixels = run.pixels;
+  const int32_t x_step = run.x_step, o_step = run.o_step, group_words = walk.group_words;
+  const int32_t pixel_step = run.pixel_step, out_depth = run.out_depth;
+  const uint32_t* const first_w = run.w;
+  const ChannelQuant* const first_q = run.q;
   const OutputRange range = output_range(p);
-  const PackedRange packed = packed_range(range);
   const int8_t* pixel_x = run.x;
   int8_t* pixel_out = run.out;
-  for (int32_t px = 0; px < run.pixels;
-       ++px, pixel_x += run.pixel_step, pixel_out += run.out_depth) {
+  for (int32_t px = 0; px < pixels; ++px, pixel_x += pixel_step, pixel_out += out_depth) {
     const int8_t* x = pixel_x;
-    const uint32_t* w = run.w;
-    const ChannelQuant* q = run.q;
+    const uint32_t* w = first_w;
+    const ChannelQuant* q = first_q;
     int8_t* out = pixel_out;
-    for (int32_t g = 0; g < run.count; ++g) {
-      const Sums biases = {static_cast<uint32_t>(q[0].bias), static_cast<uint32_t>(q[stride].bias),
-                           static_cast<uint32_t>(q[2 * stride].bias),
-                           static_cast<uint32_t>(q[3 * stride].bias)};
-      const Sums a = group_sums<Tap, kRows, kCols>(biases, x, w, win, walk);
-      const int32_t v0 = output_value<R>(a.a0, q[0], range.output_offset);
-      const int32_t v1 = output_value<R>(a.a1, q[stride], range.output_offset);
-      const int32_t v2 = output_value<R>(a.a2, q[2 * stride], range.output_offset);
-      const int32_t v3 = output_value<R>(a.a3, q[3 * stride], range.output_offset);
-      if (stride == 1) {
-        const uint32_t word = clamp_pack4(v0, v1, v2, v3, packed);
-        memcpy(out, &word, 4);
-      } else {
-        out[0] = clamp_output(v0, range);
-        out[stride] = clamp_output(v1, range);
-        out[2 * stride] = clamp_output(v2, range);
-        out[3 * stride] = clamp_output(v3, range);
+    if (stride == 1) {
+      // Adjacent outputs: the sums of up to kChunk groups first, then
+      // their output steps in one loop (finish_groups), so that neither
+      // phase holds the other's registers.
+      constexpr int32_t kChunk = 8;
+      uint32_t sums[kChunk * kDepthwiseDspGroup];
+      for (int32_t first = 0; first < count; first += kChunk) {
+        const int32_t n = count - first < kChunk ? count - first : kChunk;
+        for (int32_t g = 0; g < n; ++g) {
+          Sums a = {0, 0, 0, 0};
+          group_sums<Tap, kRows, kCols>(a, x, w, win, walk);
+          uint32_t* const group = sums + g * kDepthwiseDspGroup;
+          group[0] = a.a0;
+          group[1] = a.a1;
+          group[2] = a.a2;
+          group[3] = a.a3;
+          x += x_step;
+          w += group_words;
+        }
+        finish_groups<R>(sums, n, q, out, range);
+        q += n * kDepthwiseDspGroup;
+        out += n * kDepthwiseDspGroup;
       }
-      x += run.x_step;
-      w += walk.group_words;
-      q += run.o_step;
-      out += run.o_step;
+      continue;
+    }
+    for (int32_t g = 0; g < count; ++g) {
+      const ChannelQuant& q0 = q[0];
+      const ChannelQuant& q1 = q[stride];
+      const ChannelQuant& q2 = q[2 * stride];
+      const ChannelQuant& q3 = q[3 * stride];
+      Sums a = {static_cast<uint32_t>(q0.bias), static_cast<uint32_t>(q1.bias),
+                static_cast<uint32_t>(q2.bias), static_cast<uint32_t>(q3.bias)};
+      group_sums<Tap, kRows, kCols>(a, x, w, win, walk);
+      finish_group<R>(a, q, stride, out, range);
+      x += x_step;
+      w += group_words;
+      q += o_step;
+      out += o_step;
     }
   }
 }
@@ -335,7 +401,7 @@ __attribute__((noinline)) int8_t single_output(const int8_t* x, const int16_t* w
     for (int32_t kx = 0; kx < win.cols; ++kx, xt += walk.col_step)
       acc += static_cast<uint32_t>((*xt + offset) * w[kx]);
   }
-  return output_step<R>(acc, q, p);
+  return fast_output_step<R>(acc, q, p);
 }
 
 template <Rounding R>

@@ -21,7 +21,9 @@ namespace {
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
-  return validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
+  const Status status =
+      validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
+  return status != Status::kOk ? status : validate_fast_depthwise_quant(p, inputs);
 }
 
 constexpr int32_t kBlock = 16;  // outputs accumulated together (on the stack)
@@ -78,7 +80,7 @@ void block_outputs(const DepthwiseConv2dParams& p, const DepthwiseWindow& win,
     }
   }
   for (int32_t j = 0; j < count; ++j)
-    out[start.o0 + j] = output_step<R>(acc[j], quant[start.o0 + j], p);
+    out[start.o0 + j] = fast_output_step<R>(acc[j], quant[start.o0 + j], p);
 }
 
 template <Rounding R>

@@ -42,6 +42,9 @@ inline Status validate_blocked_fully_connected_operands(const void* raw, const O
   const Status status =
       validate_fully_connected_operands(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
+  // Their output step takes precomputed rescales only (has_fast_rescale).
+  const auto& p = *static_cast<const FullyConnectedParams*>(raw);
+  if (!is_fast_channel_quant_operand(inputs[2], p.output_depth)) return Status::kBadParams;
   return is_aligned_for<uint32_t>(inputs[1].constant) ? Status::kOk : Status::kMisaligned;
 }
 

@@ -89,10 +89,10 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const KernelId kernel = choose_variant(kVariants, params, target);
   std::vector<ChannelQuant> quant =
       channel_quant(input.quant.scale(), filter.quant, output.quant.scale(), bias, units,
                     target.rounding, ScaleProduct::kFloatWhenPerTensor);
+  const KernelId kernel = choose_weighted_variant(kVariants, params, target, quant);
   const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(kernel));
   const bool folds = fully_connected_variant_folds_input_offset(descriptor);
   const bool blocks = fully_connected_variant_blocks_weights(descriptor);

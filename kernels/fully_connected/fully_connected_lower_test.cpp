@@ -64,6 +64,23 @@ TEST(FullyConnectedLowering, PerChannelScalesMultiplyInDouble) {
                 .multiplier);
 }
 
+// A scale ratio of 1/2 or more (no right shift) has no precomputed
+// rescale: such an operation gets the reference variant on every core,
+// whose output step takes any channel; 1/4 still gets the fast ones.
+TEST(FullyConnectedLowering, ChannelsWithoutAPrecomputedRescaleGetTheReference) {
+  Target dsp;
+  dsp.core = Core::kCortexM4;
+  dsp.isa = IsaClass::kDsp;
+  const FcGraph large = fc_graph(0.5f, {1.0f}, 0.5f);  // ratio 1: shift 1
+  const LoweredOp reference = lower_fully_connected(large.graph, large.op, dsp);
+  EXPECT_FALSE(has_fast_rescale(first_channel(reference)));
+  EXPECT_EQ(reference.kernel, KernelId::fully_connected_s8_ref);
+  const FcGraph quarter = fc_graph(0.5f, {0.25f}, 0.5f);  // ratio 1/4: shift -1
+  const LoweredOp fast = lower_fully_connected(quarter.graph, quarter.op, dsp);
+  EXPECT_TRUE(has_fast_rescale(first_channel(fast)));
+  EXPECT_NE(fast.kernel, KernelId::fully_connected_s8_ref);
+}
+
 // Each ISA class's variant takes the weights in its own layout: 2 units
 // are lone rows (model order); the scalar variant adds 128 to each.
 TEST(FullyConnectedLowering, StoresWeightsInTheChosenVariantsLayout) {

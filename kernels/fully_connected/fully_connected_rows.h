@@ -40,10 +40,10 @@ TINYAOT_MODE_LOOP void multiply_blocked(const FullyConnectedParams& p, const int
       uint32_t acc[kFcBlockRows];
       Dot::block(row, weights, depth, start, acc);
       for (int32_t r = 0; r < kFcBlockRows; ++r)
-        out[o + r] = output_step<R>(acc[r], quant[o + r], q);
+        out[o + r] = fast_output_step<R>(acc[r], quant[o + r], q);
     }
     for (; o < units; ++o, weights += depth)
-      out[o] = output_step<R>(Dot::row(row, weights, depth, start), quant[o], q);
+      out[o] = fast_output_step<R>(Dot::row(row, weights, depth, start), quant[o], q);
   }
 }
 

@@ -78,8 +78,8 @@ TEST(FullyConnectedVariants, BlockedVariantsRefuseAMisalignedFilter) {
   FullyConnectedParams p{1, 4, 4, 0, 0, -128, 127};
   alignas(16) int8_t filter[20] = {};
   const ChannelQuant quant[4] = {
-      make_channel_quant(0, 1 << 30, 0), make_channel_quant(0, 1 << 30, 0),
-      make_channel_quant(0, 1 << 30, 0), make_channel_quant(0, 1 << 30, 0)};
+      make_channel_quant(0, 1 << 30, -1), make_channel_quant(0, 1 << 30, -1),
+      make_channel_quant(0, 1 << 30, -1), make_channel_quant(0, 1 << 30, -1)};
   const OperandView outputs[1] = {{nullptr, 4}};
   for (const KernelDescriptor* kernel :
        {&kernel_fully_connected_s8_dsp, &kernel_fully_connected_s8_blocked}) {

@@ -25,11 +25,12 @@ inline Status validate_sizes(const KernelDescriptor& kernel, const void* params,
   return kernel.validate(params, inputs.data(), num_inputs, outputs.data(), num_outputs);
 }
 
-// Per-channel constants that rescale by exactly 1 (2^30 * 2^1 / 2^31), no
-// bias: for tests about shapes, not arithmetic.
+// Per-channel constants that rescale by 1/4 (2^30 * 2^-1 / 2^31), no bias,
+// a precomputed rescale (which the fast variants require): for tests about
+// shapes, not arithmetic.
 inline std::vector<ChannelQuant> unit_channel_quants(int64_t channels) {
   return std::vector<ChannelQuant>(static_cast<std::size_t>(channels > 0 ? channels : 0),
-                                   make_channel_quant(0, 1 << 30, 1));
+                                   make_channel_quant(0, 1 << 30, -1));
 }
 
 // validate_sizes with input `quant_input` a constant of unit ChannelQuants

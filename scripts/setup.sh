@@ -34,7 +34,10 @@ if [ ! -f tests/oracle/node_modules/.package-lock.json ] ||
   cp tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json
 fi
 
-echo "setup: building (build/)"
+# build/ is the test suite's tree: AddressSanitizer and UndefinedBehaviorSanitizer
+# on, asked for here (a plain `cmake -S . -B DIR` build is a release build
+# without them), and the libFuzzer targets.
+echo "setup: building (build/, with ASan and UBSan for the tests)"
 # A tree configured by another compiler is started afresh (CMake cannot
 # switch compilers in place).
 if [ -f build/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build/CMakeCache.txt; then
@@ -43,5 +46,5 @@ fi
 # clang, not g++: under the sanitizers it compiles this tree about four
 # times faster, and one build then serves the tests and the fuzzers.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DTINYAOT_FUZZ=ON >/dev/null
+  -DCMAKE_CXX_COMPILER=clang++ -DTINYAOT_SANITIZE=ON -DTINYAOT_FUZZ=ON >/dev/null
 cmake --build build -j2

@@ -9,6 +9,7 @@
 
 #include "compiler/compile.h"
 #include "compiler/emit/report.h"
+#include "export.h"
 #include "file_io.h"
 #include "qemu_runner.h"
 #include "tinyaot/runtime.h"
@@ -262,6 +263,9 @@ int main(int argc, char** argv) {
       "verify", "Check a program against this runtime (format, target, operator ABI)");
   verify->add_option("program", verify_path, ".tao program")->required()->check(CLI::ExistingFile);
 
+  ExportArgs export_args;
+  auto* export_command = add_export_command(app, export_args);
+
   try {
     app.parse(argc, argv);
     if (*compile) return do_compile(compile_args);
@@ -269,6 +273,7 @@ int main(int argc, char** argv) {
     if (*bench) return do_bench(bench_args);
     if (*report) return do_report(report_args);
     if (*verify) return do_verify(verify_path);
+    if (*export_command) return do_export(export_args);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {

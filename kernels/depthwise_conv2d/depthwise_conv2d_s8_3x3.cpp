@@ -51,8 +51,12 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
         int32_t kx_first, kx_last;
         tap_range(x_origin, p.input_w, &kx_first, &kx_last);
         int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * depth;
+        // A window with no tap inside reads nothing (the loops below do not
+        // run), and its origin may lie far outside: no offset from it.
+        const bool inside = ky_first < ky_last && kx_first < kx_last;
         const int8_t* const corner =
-            image + ((y_origin + ky_first) * p.input_w + x_origin + kx_first) * depth;
+            inside ? image + ((y_origin + ky_first) * p.input_w + x_origin + kx_first) * depth
+                   : image;
         const int8_t* const corner_weights = filter + (ky_first * kFilter + kx_first) * depth;
         int32_t c = 0;
         // Four channels in registers over the tap rectangle: per tap and

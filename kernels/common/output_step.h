@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kernels/common/quant.h"
+#include "tinyaot/config.h"
 
 namespace tinyaot {
 
@@ -160,10 +161,17 @@ struct RoundingMode {
 // Calls body(RoundingMode<R>{}) for the program's mode: the kernel branches
 // on the mode once per call, its loop (a generic lambda or a template) is
 // compiled for each mode with no branch inside.
+// A build for one mode (TINYAOT_ROUNDING_ONLY, tinyaot/config.h) compiles
+// only that one; its loader refuses programs in another.
 template <typename Body>
 inline auto with_rounding(Rounding rounding, Body&& body) {
+#if defined(TINYAOT_ROUNDING_ONLY)
+  (void)rounding;
+  return body(RoundingMode<static_cast<Rounding>(TINYAOT_ROUNDING_ONLY)>{});
+#else
   if (rounding == Rounding::kSingle) return body(RoundingMode<Rounding::kSingle>{});
   return body(RoundingMode<Rounding::kDouble>{});
+#endif
 }
 
 }  // namespace tinyaot

@@ -3,6 +3,7 @@
 // outside its operands.
 #include <string.h>
 
+#include "tinyaot/config.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
@@ -89,6 +90,14 @@ Status check_target(const ProgramHeader& h) {
     log_message("tinyaot: unknown rounding mode %u", h.rounding);
     return Status::kBadRounding;
   }
+#if defined(TINYAOT_ROUNDING_ONLY)
+  if (h.rounding != static_cast<uint32_t>(TINYAOT_ROUNDING_ONLY)) {
+    log_message("tinyaot: program uses rounding %s; this runtime is built for rounding %s only",
+                rounding_name(static_cast<Rounding>(h.rounding)),
+                rounding_name(static_cast<Rounding>(TINYAOT_ROUNDING_ONLY)));
+    return Status::kBadRounding;
+  }
+#endif
   return Status::kOk;
 }
 

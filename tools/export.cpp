@@ -70,6 +70,7 @@ ExportedProgram load_exported(const std::string& path, const std::string& prefix
   ProgramHeader h;
   std::memcpy(&h, p.bytes.data(), sizeof(h));
   p.isa = static_cast<IsaClass>(h.isa);
+  p.rounding = static_cast<Rounding>(h.rounding);
   for (uint32_t i = 0; i < h.num_kernels; ++i) {
     AbiEntry e;
     std::memcpy(&e, p.bytes.data() + h.kernels_offset + i * sizeof(AbiEntry), sizeof(e));
@@ -133,6 +134,8 @@ void write_library(Library& library, const fs::path& dir, const std::string& for
   library.sources.push_back(name + "_programs.c");
   std::sort(library.sources.begin(), library.sources.end());
   write_text(src / "runtime" / registry, registry_text(library));
+  write_text(src / fs::path(kConfigHeader).lexically_relative("runtime/include"),
+             config_text(library));
   write_text(src / (name + ".h"), header_text(library));
   write_text(src / (name + ".cpp"), api_text(library));
   write_text(src / (name + "_programs.c"), program_arrays_text(library));

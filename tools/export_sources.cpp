@@ -86,7 +86,7 @@ std::vector<SourceFile> runtime_sources(const fs::path& root,
   while (!pending.empty()) {
     const fs::path file = pending.front();
     pending.pop_front();
-    if (!seen.insert(file).second) continue;
+    if (!seen.insert(file).second || file == root / kConfigHeader) continue;
     files.push_back({file, exported_path(root, file)});
     for (const std::string& name : quoted_includes(read_text(file))) {
       const fs::path header = resolve_include(root, file, name);

@@ -1,8 +1,8 @@
 // Which files of the source tree an exported library needs: the runtime's
-// sources (all but the full registry, which the export generates for its
-// own kernels), the file defining each kernel variant used, and everything
-// those include, followed transitively (a header's same-named .cpp beside
-// it comes along: its implementation). Nothing else is copied.
+// sources (all but the full registry and the build configuration, which
+// the export generates for its own kernels and programs), the file defining each kernel variant
+// used, and everything those include, followed transitively (a header's same-named .cpp beside it
+// comes along: its implementation). Nothing else is copied.
 #pragma once
 
 #include <filesystem>
@@ -16,8 +16,10 @@ struct SourceFile {
   std::string to;              // relative to the exported src/ folder
 };
 
-// The runtime source the export replaces with its generated registry.
+// The runtime source the export replaces with its generated registry, and
+// the build configuration it replaces with its own (as tinyaot/config.h).
 inline constexpr const char* kRegistrySource = "runtime/registry.cpp";
+inline constexpr const char* kConfigHeader = "runtime/include/tinyaot/config.h";
 
 // `root` is the tinyaot source tree; `kernels` the variant names (as in
 // kernels/kernel_list.h). Throws std::runtime_error when a variant's

@@ -50,7 +50,31 @@ void io_macros(std::ostringstream& h, const std::string& macro, const json& ios,
   }
 }
 
+// The rounding modes the library's kernels are compiled for: the one its
+// programs share (TINYAOT_ROUNDING_ONLY, config_text), else every mode.
+std::vector<Rounding> compiled_roundings(const Library& library) {
+  const Rounding first = library.programs.front().rounding;
+  for (const ExportedProgram& p : library.programs) {
+    if (p.rounding != first) return {Rounding::kDouble, Rounding::kSingle};
+  }
+  return {first};
+}
+
 }  // namespace
+
+std::string config_text(const Library& library) {
+  std::ostringstream s;
+  s << "// Build configuration of " << library.name << "'s runtime and kernels.\n"
+    << "// " << kGenerated << "\n"
+    << "#pragma once\n";
+  const std::vector<Rounding> modes = compiled_roundings(library);
+  if (modes.size() == 1)
+    s << "\n// Every program uses rounding " << rounding_name(modes[0])
+      << ": the kernels compile their loops for it alone,\n"
+      << "// and the loader refuses a program in another mode.\n"
+      << "#define TINYAOT_ROUNDING_ONLY " << static_cast<unsigned>(modes[0]) << "\n";
+  return s.str();
+}
 
 std::string upper(const std::string& text) {
   std::string result = text;
@@ -352,9 +376,8 @@ json manifest(const Library& library) {
     if (std::find(m["isa_classes"].begin(), m["isa_classes"].end(), isa) == m["isa_classes"].end())
       m["isa_classes"].push_back(isa);
   }
-  // Every kernel compiles its loops once per rounding mode (with_rounding).
   m["rounding_modes"] = json::array();
-  for (const Rounding mode : {Rounding::kDouble, Rounding::kSingle})
+  for (const Rounding mode : compiled_roundings(library))
     m["rounding_modes"].push_back(rounding_name(mode));
   m["kernels"] = json::array();
   for (const ExportedKernel& k : library.kernels) {

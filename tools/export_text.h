@@ -18,6 +18,7 @@ struct ExportedProgram {
   std::vector<uint8_t> bytes;
   nlohmann::json report;  // compiler/emit/report.h: core, isa, arena_bytes, inputs, outputs...
   IsaClass isa;
+  Rounding rounding;
   std::vector<uint32_t> kernel_ids;  // its kernel table's registry ids
 };
 
@@ -36,10 +37,12 @@ struct Library {
 
 std::string upper(const std::string& text);
 
-std::string header_text(const Library& library);              // src/<name>.h
-std::string api_text(const Library& library);                 // src/<name>.cpp
-std::string program_arrays_text(const Library& library);      // src/<name>_programs.c
-std::string registry_text(const Library& library);            // src/runtime/registry.cpp
+std::string header_text(const Library& library);          // src/<name>.h
+std::string api_text(const Library& library);             // src/<name>.cpp
+std::string program_arrays_text(const Library& library);  // src/<name>_programs.c
+std::string registry_text(const Library& library);
+std::string config_text(
+    const Library& library);  // src/tinyaot/config.h            // src/runtime/registry.cpp
 std::string cmake_text(const Library& library);               // CMakeLists.txt
 std::string library_properties_text(const Library& library);  // Arduino
 std::string arduino_example_text(const Library& library);     // examples/<name>_basic/...ino

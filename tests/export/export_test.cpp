@@ -95,6 +95,10 @@ TEST_F(Export, HoldsOnlyTheKernelsTheProgramUsesAndItsFigures) {
   const nlohmann::json m = nlohmann::json::parse(slurp((out / "tinyaot-runtime.json").string()));
   EXPECT_EQ(m["format_version"], kProgramFormatVersion);
   EXPECT_EQ(m["isa_classes"], nlohmann::json::array({"dsp"}));
+  // One rounding mode in the program: the kernels are built for it alone.
+  EXPECT_EQ(m["rounding_modes"], nlohmann::json::array({"tflm"}));
+  EXPECT_TRUE(contains(slurp((out / "src" / "tinyaot" / "config.h").string()),
+                       "#define TINYAOT_ROUNDING_ONLY"));
   std::set<std::string> listed;
   for (const auto& k : m["kernels"]) {
     for (const char* key : {"name", "id", "version", "params_bytes", "min_inputs", "max_inputs",
@@ -158,12 +162,18 @@ TEST_F(Export, ArduinoLayoutAndDefaultName) {
 TEST_F(Export, SeveralProgramsGetOnePrefixEach) {
   const std::string kws = compile("kws_ref_model.tflite", "kws");
   const std::string hello = compile("hello_world_int8.tflite", "hello");
+  const std::string single = (dir_ / "single.tao").string();
+  ASSERT_EQ(cli({"compile", shared_ + "/models/kws_ref_model.tflite", "-q", "--target", "cortex-m4",
+                 "--rounding", "single", "-o", single})
+                .exit_code,
+            0);
   const fs::path out = dir_ / "models";
-  const ChildResult r = cli({"export", kws, hello, "-o", out.string(), "--name", "Models"});
+  const ChildResult r = cli({"export", kws, hello, single, "-o", out.string(), "--name", "Models"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string header = slurp((out / "src" / "models.h").string());
   EXPECT_TRUE(contains(header, "int models_kws_init(void);"));
   EXPECT_TRUE(contains(header, "int models_hello_init(void);"));
+  EXPECT_TRUE(contains(header, "int models_single_init(void);"));
   EXPECT_TRUE(contains(header, "#define MODELS_HELLO_INPUT_COUNT 1\n"));
   const nlohmann::json m = nlohmann::json::parse(slurp((out / "tinyaot-runtime.json").string()));
   std::set<std::string> listed;
@@ -171,6 +181,10 @@ TEST_F(Export, SeveralProgramsGetOnePrefixEach) {
   std::set<std::string> used = program_kernels(kws);
   for (const std::string& name : program_kernels(hello)) used.insert(name);
   EXPECT_EQ(listed, used);
+  // Two rounding modes among the programs: both are built in.
+  EXPECT_EQ(m["rounding_modes"], nlohmann::json::array({"tflm", "single"}));
+  EXPECT_FALSE(
+      contains(slurp((out / "src" / "tinyaot" / "config.h").string()), "TINYAOT_ROUNDING_ONLY"));
 }
 
 TEST_F(Export, RefusalsNameWhatAndWhereAndLeaveNoFolder) {

@@ -19,7 +19,7 @@ namespace tinyaot {
   X(kSectionOutOfFile, "a section lies outside the program")              \
   X(kUnknownTarget, "unknown target core or ISA class")                   \
   X(kIsaMismatch, "program was planned for another ISA class")            \
-  X(kBadRounding, "unknown rounding mode")                                \
+  X(kBadRounding, "rounding mode unknown or not built into this runtime") \
   X(kUnknownKernel, "unknown kernel id")                                  \
   X(kAbiMismatch, "operator ABI differs from the runtime's")              \
   X(kBadOperation, "operation record is malformed")                       \

@@ -12,6 +12,8 @@
 #include "export.h"
 #include "file_io.h"
 #include "qemu_runner.h"
+#include "runtime_manifest.h"
+#include "runtime_verify.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::cli {
@@ -171,7 +173,40 @@ int do_report(const ReportArgs& a) {
   return 0;
 }
 
-int do_verify(const std::string& path) {
+struct VerifyArgs {
+  std::string program, runtime;
+  bool print_manifest = false;
+};
+
+// Against another runtime build, from its manifest: one FAIL line per
+// mismatch on stdout, exit 1 if any.
+int verify_against_runtime(const VerifyArgs& a) {
+  const std::vector<uint8_t> bytes = read_file(a.program);
+  const nlohmann::json manifest = read_runtime_manifest(a.runtime);
+  const std::string model =
+      program_model_name(bytes, std::filesystem::path(a.program).stem().string());
+  std::vector<std::string> failures;
+  try {
+    failures = verify_against_manifest(bytes, model, manifest);
+  } catch (const nlohmann::json::exception& e) {
+    throw Failure("runtime manifest '" + a.runtime + "': " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw Failure("'" + a.program + "': " + e.what());
+  }
+  for (const std::string& line : failures) std::cout << line << "\n";
+  if (!failures.empty()) return 1;
+  std::cout << "ok\n";
+  return 0;
+}
+
+int do_verify(const VerifyArgs& a) {
+  if (a.print_manifest) {
+    std::cout << builtin_runtime_manifest().dump(1) << "\n";
+    return 0;
+  }
+  if (a.program.empty()) throw Failure("verify needs a program (or --print-manifest)");
+  if (!a.runtime.empty()) return verify_against_runtime(a);
+  const std::string& path = a.program;
   const AlignedProgram bytes(read_file(path));
   const Program program = load_or_fail(bytes, path);
   const ProgramHeader& h = *program.header;
@@ -258,10 +293,19 @@ int main(int argc, char** argv) {
   report->add_flag("--json", report_args.json, "machine-readable JSON");
   report->add_option("--svg", report_args.svg, "also draw the arena over time into this SVG file");
 
-  std::string verify_path;
+  VerifyArgs verify_args;
   auto* verify = app.add_subcommand(
-      "verify", "Check a program against this runtime (format, target, operator ABI)");
-  verify->add_option("program", verify_path, ".tao program")->required()->check(CLI::ExistingFile);
+      "verify",
+      "Check a program against this runtime or another's manifest (format, target, "
+      "operator ABI)");
+  verify->add_option("program", verify_args.program, ".tao program")->check(CLI::ExistingFile);
+  verify
+      ->add_option("--runtime", verify_args.runtime,
+                   "check against that runtime instead: a folder holding tinyaot-runtime.json, "
+                   "or the manifest file; prints ok or one FAIL line per mismatch")
+      ->check(CLI::ExistingPath);
+  verify->add_flag("--print-manifest", verify_args.print_manifest,
+                   "print this runtime's manifest (tinyaot-runtime.json) and exit");
 
   ExportArgs export_args;
   auto* export_command = add_export_command(app, export_args);
@@ -272,7 +316,7 @@ int main(int argc, char** argv) {
     if (*run) return do_run(run_args);
     if (*bench) return do_bench(bench_args);
     if (*report) return do_report(report_args);
-    if (*verify) return do_verify(verify_path);
+    if (*verify) return do_verify(verify_args);
     if (*export_command) return do_export(export_args);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;

@@ -235,6 +235,8 @@ int do_bench(const BenchArgs& a) {
   // as it would be when shipped.
   const uint64_t flash_total = flash.at("total_with_program").get<uint64_t>();
   const uint64_t ram_total = ram.at("total").get<uint64_t>();
+  const auto& runtime_kernels = flash.at("runtime_kernels");
+  const uint64_t runtime_kernels_total = runtime_kernels.at("total").get<uint64_t>();
   PerOpProfile profile;
   if (a.per_op)
     profile = per_op_profile(program_report(read_file(a.program)),
@@ -248,6 +250,7 @@ int do_bench(const BenchArgs& a) {
                         {"instructions_per_inference", instructions},
                         {"instructions", m.at("instructions")},
                         {"flash_bytes", flash_total},
+                        {"runtime_kernels_code_bytes", runtime_kernels_total},
                         {"ram_bytes", ram_total},
                         {"flash", flash},
                         {"ram", ram}};
@@ -265,6 +268,10 @@ int do_bench(const BenchArgs& a) {
             << with_commas(flash.at("text")) << ", constants " << with_commas(flash.at("rodata"))
             << ", data image " << with_commas(flash.at("data")) << ", program "
             << with_commas(program_bytes) << ")\n"
+            << "runtime + kernels code: " << with_commas(runtime_kernels_total) << " (code "
+            << with_commas(runtime_kernels.at("text")) << ", constants "
+            << with_commas(runtime_kernels.at("rodata"))
+            << "; every kernel variant linked; program, runner, startup and C library excluded)\n"
             << "RAM bytes: " << with_commas(ram_total) << " (data " << with_commas(ram.at("data"))
             << ", bss " << with_commas(ram.at("bss")) << ", arena " << with_commas(ram.at("arena"))
             << ", stack high-water " << with_commas(ram.at("stack_peak")) << ")\n";

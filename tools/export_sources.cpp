@@ -22,16 +22,66 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
-// Variant name -> the .cpp that defines its descriptor ("const
-// KernelDescriptor kernel_<name> = {", the form every family uses).
-std::map<std::string, fs::path> descriptor_files(const fs::path& root) {
-  static const std::regex definition(R"(const KernelDescriptor kernel_(\w+) = \{)");
-  std::map<std::string, fs::path> files;
+// Whether a kernels/ file belongs to the compiler or the tests (it
+// includes the compiler, a lowering or GoogleTest) rather than the runtime.
+bool compile_time_only(const std::string& text) {
+  static const std::regex include(R"re(#\s*include\s*["<][^">]*(compiler/|lower|gtest))re");
+  return std::regex_search(text, include);
+}
+
+// What the runtime's kernel sources define for other files to use: each
+// variant's descriptor ("const KernelDescriptor kernel_<name> = {", the form
+// every family uses) and each function a kernels/ header declares (such as
+// a family's shared validate), by the file defining it.
+struct Definitions {
+  std::map<std::string, fs::path> variants;  // variant name -> file
+  std::map<std::string, fs::path> symbols;   // kernel_<name>, function name -> file
+};
+
+Definitions kernel_definitions(const fs::path& root) {
+  static const std::regex descriptor(R"(const KernelDescriptor kernel_(\w+) = \{)");
+  static const std::regex function(R"(^[A-Za-z_][\w:<>]*[ *&]+(\w+)\()", std::regex::multiline);
+  std::set<std::string> declared;
+  std::vector<std::pair<fs::path, std::string>> sources;
   for (const auto& entry : fs::recursive_directory_iterator(root / "kernels")) {
-    if (entry.path().extension() != ".cpp") continue;
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".cpp" && ext != ".h") continue;
     const std::string text = read_text(entry.path());
-    for (std::sregex_iterator m(text.begin(), text.end(), definition), end; m != end; ++m)
-      files[(*m)[1].str()] = entry.path();
+    if (compile_time_only(text)) continue;
+    if (ext == ".cpp") {
+      sources.push_back({entry.path().lexically_normal(), text});
+      continue;
+    }
+    for (std::sregex_iterator m(text.begin(), text.end(), function), end; m != end; ++m)
+      declared.insert((*m)[1].str());
+  }
+  Definitions d;
+  for (const auto& [file, text] : sources) {
+    for (std::sregex_iterator m(text.begin(), text.end(), descriptor), end; m != end; ++m) {
+      d.variants[(*m)[1].str()] = file;
+      d.symbols["kernel_" + (*m)[1].str()] = file;
+    }
+    for (std::sregex_iterator m(text.begin(), text.end(), function), end; m != end; ++m) {
+      if (declared.count((*m)[1].str())) d.symbols.emplace((*m)[1].str(), file);
+    }
+  }
+  return d;
+}
+
+// The files defining the symbols `text` uses, other than `self`. A
+// declaration is no use: a family header declares all its variants'
+// descriptors and shared functions.
+std::vector<fs::path> files_used_by(const std::string& text, const fs::path& self,
+                                    const Definitions& d) {
+  static const std::regex declaration(
+      R"(^(extern const KernelDescriptor \w+;|[A-Za-z_][\w:<>]*[ *&]+\w+\([^{;]*\);))",
+      std::regex::multiline);
+  static const std::regex word(R"(\b[A-Za-z_]\w*\b)");
+  const std::string uses = std::regex_replace(text, declaration, "");
+  std::vector<fs::path> files;
+  for (std::sregex_iterator m(uses.begin(), uses.end(), word), end; m != end; ++m) {
+    const auto found = d.symbols.find(m->str());
+    if (found != d.symbols.end() && found->second != self) files.push_back(found->second);
   }
   return files;
 }
@@ -73,13 +123,13 @@ std::vector<SourceFile> runtime_sources(const fs::path& root,
     if (entry.path().extension() == ".cpp" && entry.path() != root / kRegistrySource)
       pending.push_back(entry.path().lexically_normal());
   }
-  const std::map<std::string, fs::path> definitions = descriptor_files(root);
+  const Definitions definitions = kernel_definitions(root);
   for (const std::string& kernel : kernels) {
-    const auto found = definitions.find(kernel);
-    if (found == definitions.end())
+    const auto found = definitions.variants.find(kernel);
+    if (found == definitions.variants.end())
       throw std::runtime_error("no source under '" + (root / "kernels").string() +
                                "' defines kernel variant '" + kernel + "'");
-    pending.push_back(found->second.lexically_normal());
+    pending.push_back(found->second);
   }
   std::set<fs::path> seen;
   std::vector<SourceFile> files;
@@ -88,7 +138,12 @@ std::vector<SourceFile> runtime_sources(const fs::path& root,
     pending.pop_front();
     if (!seen.insert(file).second || file == root / kConfigHeader) continue;
     files.push_back({file, exported_path(root, file)});
-    for (const std::string& name : quoted_includes(read_text(file))) {
+    const std::string text = read_text(file);
+    // What it calls or names from another kernel source (a family's shared
+    // validate; a descriptor it compares with, which a build without
+    // optimisation still links against).
+    for (const fs::path& used : files_used_by(text, file, definitions)) pending.push_back(used);
+    for (const std::string& name : quoted_includes(text)) {
       const fs::path header = resolve_include(root, file, name);
       pending.push_back(header);
       fs::path implementation = header;

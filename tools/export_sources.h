@@ -1,8 +1,12 @@
 // Which files of the source tree an exported library needs: the runtime's
 // sources (all but the full registry and the build configuration, which
-// the export generates for its own kernels and programs), the file defining each kernel variant
-// used, and everything those include, followed transitively (a header's same-named .cpp beside it
-// comes along: its implementation). Nothing else is copied.
+// the export generates for its own kernels and programs), the file defining
+// each kernel variant used, and everything those include or use, followed
+// transitively: a header's same-named .cpp beside it (its implementation),
+// and the kernel source defining a function or descriptor they name (a
+// family's shared validate; a descriptor an inline helper compares with,
+// which an unoptimised build links against). The registry holds only the
+// variants used; nothing else is copied.
 #pragma once
 
 #include <filesystem>

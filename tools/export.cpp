@@ -16,6 +16,7 @@
 #include "export_sources.h"
 #include "export_text.h"
 #include "file_io.h"
+#include "runtime_manifest.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::cli {
@@ -139,7 +140,7 @@ void write_library(Library& library, const fs::path& dir, const std::string& for
   write_text(src / (name + ".h"), header_text(library));
   write_text(src / (name + ".cpp"), api_text(library));
   write_text(src / (name + "_programs.c"), program_arrays_text(library));
-  write_text(dir / "tinyaot-runtime.json", manifest(library).dump(1) + "\n");
+  write_text(dir / kRuntimeManifestFile, manifest(library).dump(1) + "\n");
   if (format == "cmake") {
     write_text(dir / "CMakeLists.txt", cmake_text(library));
   } else {
@@ -156,7 +157,7 @@ void move_into_place(const fs::path& built, const fs::path& target) {
     fs::rename(built, target);
     return;
   }
-  const bool earlier_export = fs::is_regular_file(target / "tinyaot-runtime.json");
+  const bool earlier_export = fs::is_regular_file(target / kRuntimeManifestFile);
   if (!fs::is_directory(target) || !(earlier_export || fs::is_empty(target)))
     throw Error("'" + target.string() +
                 "' exists and is not an earlier export: refusing to replace it");

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "runtime_manifest.h"
 #include "tinyaot/program_format.h"
 
 namespace tinyaot::cli {
@@ -368,30 +369,14 @@ std::string arduino_example_text(const Library& library) {
 }
 
 json manifest(const Library& library) {
-  json m;
-  m["format_version"] = kProgramFormatVersion;
-  m["isa_classes"] = json::array();
+  std::vector<uint32_t> ids;
+  for (const ExportedKernel& k : library.kernels) ids.push_back(k.id);
+  std::vector<IsaClass> isa_classes;
   for (const ExportedProgram& p : library.programs) {
-    const std::string isa = isa_name(p.isa);
-    if (std::find(m["isa_classes"].begin(), m["isa_classes"].end(), isa) == m["isa_classes"].end())
-      m["isa_classes"].push_back(isa);
+    if (std::find(isa_classes.begin(), isa_classes.end(), p.isa) == isa_classes.end())
+      isa_classes.push_back(p.isa);
   }
-  m["rounding_modes"] = json::array();
-  for (const Rounding mode : compiled_roundings(library))
-    m["rounding_modes"].push_back(rounding_name(mode));
-  m["kernels"] = json::array();
-  for (const ExportedKernel& k : library.kernels) {
-    const KernelDescriptor& d = *k.descriptor;
-    m["kernels"].push_back({{"name", d.name},
-                            {"id", k.id},
-                            {"version", d.version},
-                            {"params_bytes", d.params_bytes},
-                            {"min_inputs", d.min_inputs},
-                            {"max_inputs", d.max_inputs},
-                            {"num_outputs", d.num_outputs},
-                            {"isa", isa_name(d.isa)},
-                            {"fingerprint", abi_fingerprint(d)}});
-  }
+  json m = runtime_manifest(ids, isa_classes, compiled_roundings(library));
   m["library"] = library.name;
   m["programs"] = json::array();
   for (const ExportedProgram& p : library.programs)

@@ -112,6 +112,11 @@ TEST_F(Export, HoldsOnlyTheKernelsTheProgramUsesAndItsFigures) {
   }
   EXPECT_EQ(listed, program_kernels(tao));
 
+  // The other side of the same manifest: verify --runtime accepts the
+  // program it was exported with.
+  const ChildResult verified = cli({"verify", tao, "--runtime", out.string()});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+
   // Sources: each listed variant's definition is there; a variant nothing
   // in the export uses is not (kws on M4 has no reference convolution).
   for (const std::string& name : listed) {

@@ -252,10 +252,11 @@ inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w, const Depthw
   }
 }
 
-// A group's four outputs from its sums (which started at the biases). Out
-// of line and unscheduled: inlined after the taps, GCC 12 keeps the pixel
-// loop's pointers and the sums in registers across the four steps and
-// spills around them.
+// A group's four outputs, `stride` apart (a depth multiplier above 1; the
+// adjacent ones take finish_groups), from its sums (which started at the
+// biases). Out of line and unscheduled: inlined after the taps, GCC 12
+// keeps the pixel loop's pointers and the sums in registers across the
+// four steps and spills around them.
 template <Rounding R>
 TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_group(const Sums& a,
                                                                 const ChannelQuant* q,
@@ -265,15 +266,10 @@ TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_group(const Sums& a,
   const int32_t v1 = fast_output_value<R>(a.a1, q[stride], range.output_offset);
   const int32_t v2 = fast_output_value<R>(a.a2, q[2 * stride], range.output_offset);
   const int32_t v3 = fast_output_value<R>(a.a3, q[3 * stride], range.output_offset);
-  if (stride == 1) {
-    const uint32_t word = clamp_pack4(v0, v1, v2, v3, packed_range(range));
-    memcpy(out, &word, 4);
-  } else {
-    out[0] = clamp_output(v0, range);
-    out[stride] = clamp_output(v1, range);
-    out[2 * stride] = clamp_output(v2, range);
-    out[3 * stride] = clamp_output(v3, range);
-  }
+  out[0] = clamp_output(v0, range);
+  out[stride] = clamp_output(v1, range);
+  out[2 * stride] = clamp_output(v2, range);
+  out[3 * stride] = clamp_output(v3, range);
 }
 
 // The outputs of `count` adjacent groups (4 * count adjacent channels)

@@ -5,13 +5,16 @@
 // (kernels/common/requantize_reference.h): every shift in [-31, 30] with
 // edge accumulators and multipliers, then random operands. The variant
 // sweeps compare kernels with the reference kernels, which share quant.h,
-// so this is the on-core check of quant.h itself. Freestanding, no heap.
+// so this is the on-core check of quant.h itself; on an MVE core every
+// triple also goes through the vector output step (requantize_mve_check.h),
+// whose failures count here. Freestanding, no heap.
 #pragma once
 
 #include <stdint.h>
 
 #include "kernels/common/quant.h"
 #include "kernels/common/requantize_reference.h"
+#include "tests/variant_sweep/requantize_mve_check.h"
 #include "tests/variant_sweep/sweep_support.h"
 
 namespace tinyaot::sweep {
@@ -26,6 +29,10 @@ class RequantizeCheck {
   explicit RequantizeCheck(PrintFn print) : print_(print) {}
 
   RequantizeTally run(uint64_t seed, uint32_t random_cases) {
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+    RequantizeMveCheck vector_check(print_, seed);
+    mve_ = &vector_check;
+#endif
     const int32_t multipliers[] = {0,       1,         65535,     65536,     (1 << 30) - 1,
                                    1 << 30, INT32_MAX, INT32_MIN, -(1 << 30)};
     for (int shift = -31; shift <= 30; ++shift) {
@@ -46,12 +53,28 @@ class RequantizeCheck {
       const int shift = r.one_in(2) ? r.uniform(-31, 30) : r.uniform(-16, -1);
       check(x, m, shift);
     }
+    // Ties of the rounding shift: y = x / 2 (m = 2^30, x even) an odd
+    // multiple of 2^(s-1), both signs.
+    for (int s = 1; s <= 30; ++s) {
+      const int32_t odd = 2 * r.uniform(0, (int32_t{1} << (30 - s)) - 1) + 1;
+      const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(odd) << s);
+      check(x, int32_t{1} << 30, -s);
+      check(-x, int32_t{1} << 30, -s);
+    }
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+    vector_check.finish();
+    tally_.failed += vector_check.failed();
+    mve_ = nullptr;
+#endif
     return tally_;
   }
 
  private:
   void check(int32_t x, int32_t m, int shift) {
     ++tally_.cases;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+    mve_->add(x, m, shift);
+#endif
     const int32_t got_double = requantize<Rounding::kDouble>(x, m, shift);
     const int32_t got_single = requantize<Rounding::kSingle>(x, m, shift);
     const int32_t want_double = reference::tflite_double_rounding(x, m, shift);
@@ -72,6 +95,9 @@ class RequantizeCheck {
 
   PrintFn print_;
   RequantizeTally tally_;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  RequantizeMveCheck* mve_ = nullptr;
+#endif
 };
 
 }  // namespace tinyaot::sweep

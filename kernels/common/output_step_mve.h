@@ -1,0 +1,114 @@
+// The output step of the MVE kernels, four int32 lanes per instruction
+// (freestanding, header-only; compiled only for MVE cores). Bit-exact with
+// requantize_fast<R> (quant.h) for the channels the fast variants take
+// (has_fast_rescale: a right shift s >= 1, a multiplier >= 0).
+//
+// API, for lanes that each hold one output's int32 accumulator with its
+// channel's bias already added:
+//   ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
+//       bias, multiplier and shift of channels o..o+3 (lanes outside
+//       `lanes` read nothing and hold 0);
+//   int32x4_t v = requantize_mve<R>(acc, q.multiplier, q.shift);
+//       requantize_fast<R> per lane; `shift` is ChannelQuant::shift as it
+//       is stored (negative = right);
+//   const OutputRangeMve range = output_range_mve(output_range(params));
+//       (before the loop: the offset and both bounds);
+//   store_output_mve(out, v, range, lanes);
+//       + output offset, clamp to the activation range, store the low
+//       byte of each lane in `lanes` at out[0..3] (vctp32q(count) for a
+//       tail of count < 4 outputs; no scalar epilogue).
+//   output_step_mve<R>(out, acc, q, range, lanes) does the last two.
+//
+// Why the instructions give TFLite's bits (proved on the core by
+// tests/variant_sweep/requantize_check.h, every lane against quant.h and
+// against TFLite's definition, ties and INT32 extremes included):
+// - VQRDMULH.S32 is sat((2ab + 2^31) >> 32) = floor((ab + 2^30) / 2^31),
+//   saturated only for a = b = INT32_MIN: gemmlowp's
+//   SaturatingRoundingDoublingHighMul for every input (quant.h shows that
+//   its sign-dependent nudge is this floor).
+// - VRSHL.S32 by -s (s >= 1) is floor((y + 2^(s-1)) / 2^s), ties up,
+//   computed without overflow. Ties away from zero (RoundingDivideByPOT) is the same
+//   of y - [y < 0]: VSHR #31 gives -[y < 0], VQADD adds it (saturating at
+//   INT32_MIN, which is a multiple of 2^s and rounds the same either way).
+// - Single rounding, (x*m + 2^(30+s)) >> (31+s), nests as
+//   floor((floor(x*m / 2^31) + 2^(s-1)) / 2^s): VQDMULH.S32 is floor(2xm /
+//   2^32) (it saturates only for x = m = INT32_MIN, and m >= 0), then the
+//   same VRSHL.
+// So double rounding costs four instructions per four outputs, single two.
+#pragma once
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+#include <arm_mve.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/common/output_step.h"
+#include "kernels/common/quant.h"
+
+namespace tinyaot {
+
+template <Rounding R>
+inline int32x4_t requantize_mve(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  if constexpr (R == Rounding::kSingle) {
+    return vrshlq_s32(vqdmulhq_s32(acc, multiplier), shift);
+  } else {
+    const int32x4_t y = vqrdmulhq_s32(acc, multiplier);
+    return vrshlq_s32(vqaddq_s32(y, vshrq_n_s32(y, 31)), shift);
+  }
+}
+
+// Four consecutive channels' constants, one channel a lane.
+struct ChannelQuantLanes {
+  int32x4_t bias, multiplier, shift;
+};
+
+// Byte offsets of channels 0..3 from the first: gathers read the members
+// where the struct puts them, whatever its size.
+inline uint32x4_t channel_quant_offsets() {
+  constexpr uint32_t kStride = sizeof(ChannelQuant);
+  return vmulq_n_u32(vidupq_n_u32(0, 1), kStride);
+}
+
+inline int32x4_t gather_member(const ChannelQuant* q, size_t member, uint32x4_t offsets,
+                               mve_pred16_t lanes) {
+  const auto* base = reinterpret_cast<const int32_t*>(reinterpret_cast<const char*>(q) + member);
+  return vldrwq_gather_offset_z_s32(base, offsets, lanes);
+}
+
+inline ChannelQuantLanes load_channel_quant_x4(const ChannelQuant* q, mve_pred16_t lanes) {
+  const uint32x4_t offsets = channel_quant_offsets();
+  return {gather_member(q, offsetof(ChannelQuant, bias), offsets, lanes),
+          gather_member(q, offsetof(ChannelQuant, multiplier), offsets, lanes),
+          gather_member(q, offsetof(ChannelQuant, shift), offsets, lanes)};
+}
+
+// The output offset (added from a core register) and the activation range
+// as vectors, made once before a kernel's loop.
+struct OutputRangeMve {
+  int32_t output_offset;
+  int32x4_t act_min, act_max;
+};
+
+inline OutputRangeMve output_range_mve(const OutputRange& r) {
+  return {r.output_offset, vdupq_n_s32(r.act_min), vdupq_n_s32(r.act_max)};
+}
+
+// VADD wraps like wrapping_add; the clamp is TFLite's (max, then min); the
+// activation range lies within int8 (checked at load), so VSTRB's
+// truncation to the low byte is the narrowing.
+inline void store_output_mve(int8_t* out, int32x4_t value, const OutputRangeMve& r,
+                             mve_pred16_t lanes) {
+  const int32x4_t offset = vaddq_n_s32(value, r.output_offset);
+  vstrbq_p_s32(out, vminq_s32(vmaxq_s32(offset, r.act_min), r.act_max), lanes);
+}
+
+template <Rounding R>
+inline void output_step_mve(int8_t* out, int32x4_t biased_acc, const ChannelQuantLanes& q,
+                            const OutputRangeMve& r, mve_pred16_t lanes) {
+  store_output_mve(out, requantize_mve<R>(biased_acc, q.multiplier, q.shift), r, lanes);
+}
+
+}  // namespace tinyaot
+
+#endif  // __ARM_FEATURE_MVE

@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev flatbuffers-compiler libflatbuffers-dev
   libcli11-dev nlohmann-json3-dev python3
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
+  arduino-builder  # the Arduino IDE 1.8 sketch builder: tests/export/arduino builds an export with it
 )
 
 missing=()

@@ -1,0 +1,2 @@
+// Semihosting calls (console, exit): targets/boards/common.
+#include "semihosting.cpp"

@@ -1,0 +1,2 @@
+// The board's C start-up and fault report: targets/boards/common.
+#include "startup.cpp"

@@ -63,7 +63,8 @@
   X(mul_s8_fast) \
   X(avg_pool2d_s8_sum16) \
   X(avg_pool2d_s8_sum32) \
-  X(max_pool2d_s8_words)
+  X(max_pool2d_s8_words) \
+  X(conv2d_s8_window_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -55,5 +55,9 @@ extern const KernelDescriptor kernel_conv2d_s8_im2col_mve;
 //     by channel pair, the offset folded into the bias, a fourth operand
 //     holding input_depth copies of the input zero point.
 extern const KernelDescriptor kernel_conv2d_s8_window;
+//   conv2d_s8_window_mve: ungrouped, any window; no scratch; weights in
+//     groups of four channels by 16-byte blocks (window_mve_layout.h), the
+//     offset folded into the bias.
+extern const KernelDescriptor kernel_conv2d_s8_window_mve;
 
 }  // namespace tinyaot

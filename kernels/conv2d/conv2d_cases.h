@@ -15,6 +15,7 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/gemm_blocks.h"
 #include "kernels/conv2d/window_checks.h"
+#include "kernels/conv2d/window_mve_layout.h"
 
 namespace tinyaot {
 
@@ -305,7 +306,8 @@ inline bool conv2d_windows_inside(const Conv2dParams& p) {
 // channel's weights), so that their inner loop multiplies raw inputs.
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
   return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve ||
-         kernel == &kernel_conv2d_s8_window || kernel == &kernel_conv2d_s8_im2col;
+         kernel == &kernel_conv2d_s8_window || kernel == &kernel_conv2d_s8_im2col ||
+         kernel == &kernel_conv2d_s8_window_mve;
 }
 
 // Variants that take a fourth operand: input_depth copies of the input
@@ -350,6 +352,7 @@ inline Conv2dWeightLayout conv2d_weight_layout(const KernelDescriptor* kernel,
 
 // Bytes of the weight operand `kernel` takes, or -1 when it overflows.
 inline int64_t conv2d_weight_bytes(const KernelDescriptor* kernel, const Conv2dParams& p) {
+  if (kernel == &kernel_conv2d_s8_window_mve) return window_mve_weight_bytes(p);
   const Conv2dWeightLayout layout = conv2d_weight_layout(kernel, p);
   const int64_t row = conv2d_column_length(p);
   if (layout.segment == 0 || row < 0) return row < 0 ? -1 : row * p.output_depth;
@@ -362,6 +365,10 @@ inline void order_conv2d_weights(const KernelDescriptor* kernel, const Conv2dPar
                                  const int8_t* model, int8_t* out) {
   const Conv2dWeightLayout layout = conv2d_weight_layout(kernel, p);
   const int32_t row = static_cast<int32_t>(conv2d_column_length(p));
+  if (kernel == &kernel_conv2d_s8_window_mve) {
+    order_window_mve_weights(p, model, out);
+    return;
+  }
   if (layout.segment == 0) {
     for (int64_t i = 0; i < int64_t{row} * p.output_depth; ++i) out[i] = model[i];
     return;

@@ -202,7 +202,32 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, grouped), Status::kOk);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col, grouped), Status::kBadParams);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_im2col_mve, grouped), Status::kBadParams);
+  EXPECT_EQ(validate_with(kernel_conv2d_s8_window_mve, grouped), Status::kBadParams);
   EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, grouped), Status::kBadParams);
+}
+
+// The MVE window variant takes its weights in its padded layout only: the
+// model's byte count (a program from before the layout) is refused.
+TEST(Conv2dVariants, WindowMveTakesItsLayoutsWeightCount) {
+  Conv2dParams p{};
+  p.batches = 1;
+  p.input_h = p.input_w = p.output_h = p.output_w = 4;
+  p.input_depth = p.filter_depth = 3;
+  p.filter_h = p.filter_w = 3;
+  p.output_depth = 5;
+  p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
+  p.pad_top = p.pad_left = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  const uint32_t model = 5 * 27, laid_out = 2 * 3 * 64;  // two groups, three rows of 16 x 4
+  EXPECT_EQ(window_mve_weight_bytes(p), laid_out);
+  const uint32_t out[1] = {16 * 5};
+  for (const uint32_t weights : {model, laid_out}) {
+    const uint32_t in[3] = {48, weights, uint32_t(5 * sizeof(ChannelQuant))};
+    EXPECT_EQ(test::validate_sizes_with_unit_quants(kernel_conv2d_s8_window_mve, &p, in, 3, out, 1),
+              weights == laid_out ? Status::kOk : Status::kBadParams)
+        << weights;
+  }
 }
 
 // The window variant reads its fourth operand for every tap outside the

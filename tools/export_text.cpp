@@ -137,6 +137,11 @@ std::string api_text(const Library& library) {
   std::ostringstream s;
   s << "// " << name << ".cpp: the C API of " << name << ".h over the tinyaot runtime.\n"
     << "// " << kGenerated << "\n"
+    << "// The runtime is C++17: said first, before its sources fail in other words\n"
+    << "// (an Arduino core may compile C++ as C++11; see deploying.md).\n"
+    << "#if __cplusplus < 201703L\n"
+    << "#error \"" << name << ": the tinyaot runtime needs C++17 (-std=gnu++17 or -std=c++17)\"\n"
+    << "#endif\n"
     << "#include \"" << name << ".h\"\n\n"
     << "#include \"tinyaot/runtime.h\"\n\n"
     << "extern \"C\" {\n";

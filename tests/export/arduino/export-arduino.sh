@@ -9,6 +9,9 @@
 # library.properties and the layout. Then, under QEMU:
 #  - the export's own example (examples/kws_basic) must initialise the
 #    model and print one output line of KWS_OUTPUT0_BYTES bytes and a time;
+#    built as C++11 (as by a core that asks for it), it must stop on the
+#    library's own error saying it needs C++17, and build and run again
+#    with -std=gnu++17 added in a platform.local.txt (deploying.md);
 #  - kws_golden/ (our sketch) must print the golden outputs of every golden
 #    input of shared/golden/kws_ref_model, bit-exact.
 #
@@ -61,16 +64,25 @@ tflite=$(sed -n 's/.*"model_file": *"\([^"]*\)".*/\1/p' "$golden/manifest.json")
 "$tinyaot" compile "$golden/$tflite" --target cortex-m4 -q -o "$out/kws.tao"
 "$tinyaot" export "$out/kws.tao" -o "$library" --format arduino --name kws
 
-# build SKETCH.ino: arduino-builder as the IDE runs it, warnings all; any
-# warning fails (the IDE shows them to the user). Prints the ELF's path.
+# arduino_builder BUILD_DIR SKETCH.ino [OPTION...]: as the IDE runs it,
+# warnings all, verbose, with our platform from $platform_hardware.
+platform_hardware="$hardware"
+arduino_builder() {
+  local build_dir="$1" sketch="$2"
+  shift 2
+  mkdir -p "$build_dir"
+  arduino-builder -compile -hardware "$builder_hardware" -hardware "$platform_hardware" \
+    -tools "$builder_hardware" -libraries "$out/sketchbook/libraries" -fqbn "$fqbn" \
+    -prefs="tinyaot.boards=$repo/targets/boards" -prefs="tinyaot.cpu_partno=$partno" \
+    -build-path "$build_dir" -warnings all -verbose "$@" "$sketch"
+}
+
+# build SKETCH.ino: any warning fails (the IDE shows them to the user).
+# Prints the ELF's path.
 build() {
   local sketch="$1" name
   name=$(basename "$sketch" .ino)
-  mkdir -p "$out/build-$name"
-  if ! arduino-builder -compile -hardware "$builder_hardware" -hardware "$hardware" \
-      -tools "$builder_hardware" -libraries "$out/sketchbook/libraries" -fqbn "$fqbn" \
-      -prefs="tinyaot.boards=$repo/targets/boards" -prefs="tinyaot.cpu_partno=$partno" \
-      -build-path "$out/build-$name" -warnings all -verbose "$sketch" >"$out/build-$name.log" 2>&1; then
+  if ! arduino_builder "$out/build-$name" "$sketch" >"$out/build-$name.log" 2>&1; then
     cat "$out/build-$name.log" >&2
     echo "export-arduino: FAIL: arduino-builder could not build $name" >&2
     exit 1
@@ -115,6 +127,35 @@ if grep -q '^kws_init: \|^kws_invoke: \|^FAIL ' "$out/run-basic.log" ||
   exit 1
 fi
 echo "export-arduino: ok: examples/kws_basic builds with arduino-builder and runs: $(grep '^output 0:' "$out/run-basic.log")"
+
+# A core that compiles C++ as C++11 (Arduino's AVR and SAMD cores ask for
+# it): the library must stop the build with its own words before any
+# runtime source fails in others ...
+if arduino_builder "$out/build-cxx11" "$library/examples/kws_basic/kws_basic.ino" \
+     -prefs=compiler.cpp.std=gnu++11 >"$out/build-cxx11.log" 2>&1 ||
+   ! grep -m1 'error' "$out/build-cxx11.log" | grep -qF 'kws: the tinyaot runtime needs C++17'; then
+  cat "$out/build-cxx11.log" >&2
+  echo "export-arduino: FAIL: a C++11 build of kws_basic did not stop first on the library's C++17 error" >&2
+  exit 1
+fi
+echo "export-arduino: ok: a C++11 core is told first: $(grep -m1 -o 'kws: the tinyaot runtime[^"]*' "$out/build-cxx11.log")"
+# ... and the remedy deploying.md gives must work: a platform.local.txt
+# beside the core's platform.txt that adds -std=gnu++17 (the last -std wins).
+mkdir -p "$out/hardware-local"
+cp -r "$hardware/tinyaot" "$out/hardware-local/"
+echo "compiler.cpp.extra_flags=-std=gnu++17" >"$out/hardware-local/tinyaot/qemu/platform.local.txt"
+platform_hardware="$out/hardware-local"
+if ! arduino_builder "$out/build-local" "$library/examples/kws_basic/kws_basic.ino" \
+     -prefs=compiler.cpp.std=gnu++11 >"$out/build-local.log" 2>&1; then
+  cat "$out/build-local.log" >&2
+  echo "export-arduino: FAIL: a C++11 core with -std=gnu++17 in platform.local.txt does not build kws_basic" >&2
+  exit 1
+fi
+platform_hardware="$hardware"
+run "$out/build-local/kws_basic.ino.elf" "$out/run-local.log"
+grep -qxF "$(grep '^output 0:' "$out/run-basic.log")" "$out/run-local.log" ||
+  { cat "$out/run-local.log" >&2; echo "export-arduino: FAIL: the platform.local.txt build prints another output" >&2; exit 1; }
+echo "export-arduino: ok: with compiler.cpp.extra_flags=-std=gnu++17 in platform.local.txt it builds and runs"
 
 # Our sketch on the golden inputs, bit-exact with the golden outputs.
 mkdir -p "$out/kws_golden"

@@ -93,19 +93,20 @@ uint64_t inner_pixels(const Conv2dParams& p) {
 
 // Per pixel and group of four channels: per 16-byte block of each window
 // segment one input load, four weight loads and four VMLADAVA with the
-// loop's LE (10, about 13 with each segment's start), the group's sums
-// stored and through the vector output step, the calls (about 100); at an
-// edge about 40 more a segment (its place, the sums kept between
-// segments, predicated loads). Measured on M55: resnet's 3x3 layers within
-// 10 % (0.26-0.43 instructions a MAC), kws's 10x4 over one channel (half
-// its pixels at an edge) 2.9 a MAC, where the im2col variant takes it.
+// loop's LE (10), 8 to start each segment, 40 for the group's sums and its
+// vector output step; 160 a pixel (the calls, the window's place); at an
+// edge up to 8 more a block (a partly clipped row's predicated loads).
+// Measured on M55 within 15 %: resnet's 3x3 layers 0.25-0.37 instructions
+// a MAC, its first layer 1.33, kws's first (10x4 over one channel, half its
+// windows at an edge) 1.44.
 uint64_t window_mve_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
   const WindowMveShape s = window_mve_shape(p);
   const uint64_t segments = uint64_t(p.filter_h) * uint64_t(s.per_row);
+  const uint64_t blocks = segments * uint64_t(s.blocks);
   const uint64_t edges = c.pixels - inner_pixels(p);
-  return uint64_t(s.groups) *
-         (c.pixels * (13 * segments * uint64_t(s.blocks) + 100) + edges * segments * 40);
+  return uint64_t(s.groups) * (c.pixels * (10 * blocks + 8 * segments + 40) + edges * 8 * blocks) +
+         160 * c.pixels;
 }
 
 const VariantCandidate<Conv2dParams> kVariants[] = {

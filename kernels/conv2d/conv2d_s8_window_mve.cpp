@@ -50,6 +50,9 @@ struct Geometry {
   // of a row to the next; only read inside the input, where a window fits
   // (0 otherwise: no product that could overflow for a huge dilation).
   int32_t row_step, segment_step;
+  // From one window row to the next at an edge: read only between two
+  // rows inside the input, so dilation_h < input_h (0 otherwise).
+  intptr_t edge_row_step;
   int32_t y_last, x_last;  // largest origin whose whole window is inside
   // Bytes from a window's first input byte to the end of its last
   // segment's last block: where it passes the input, the edge path runs.
@@ -76,6 +79,9 @@ Geometry geometry(const Conv2dParams& p, const Operand& input) {
   g.x_last = x_last < 0 ? -1 : static_cast<int32_t>(x_last);
   const bool fits = g.y_last >= 0 && g.x_last >= 0;
   g.row_step = fits ? p.dilation_h * g.row_bytes : 0;
+  g.edge_row_step = p.filter_h > 1 && p.dilation_h < p.input_h
+                        ? static_cast<intptr_t>(int64_t{p.dilation_h} * g.row_bytes)
+                        : 0;
   g.segment_step = fits && g.s.per_row > 1 ? p.dilation_w * p.input_depth : 0;
   g.span = (int64_t{p.filter_h} - 1) * g.row_step + (int64_t{g.s.per_row} - 1) * g.segment_step +
            int64_t{g.s.blocks} * kWindowMveLanes;
@@ -157,11 +163,31 @@ __attribute__((always_inline)) inline void store_sums(const Sums& s, int32_t* su
 // input whose last block ends within it: every load whole, the window's
 // segments walked once per group with only the sums, two pointers and the
 // counters live (out of line: inlined into the pixel loop, GCC 12 kept a
-// sum on the stack).
+// sum on the stack). A row of adjacent taps (dilation_w 1) is one segment:
+// its own loop, as the per-tap loop's counters cost GCC 12 spills.
 __attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* window, const int8_t* w,
                                           int32_t groups, int32_t* sums) {
   const int32_t blocks = g.s.blocks, per_row = g.s.per_row, rows = g.filter_h;
   const int32_t row_step = g.row_step, segment_step = g.segment_step;
+  if (per_row == 1) {  // every count >= 1: loops that test at their end
+    do {
+      Sums s = {0, 0, 0, 0};
+      const int8_t* row = window;
+      int32_t r = rows;
+      do {
+        const int8_t* x = row;
+        int32_t b = blocks;
+        do {
+          add_block(s, vldrbq_s8(x), w);
+          x += kWindowMveLanes;
+        } while (--b != 0);
+        row += row_step;
+      } while (--r != 0);
+      store_sums(s, sums);
+      sums += kWindowMveChannels;
+    } while (--groups != 0);
+    return;
+  }
   for (; groups > 0; --groups, sums += kWindowMveChannels) {
     Sums s = {0, 0, 0, 0};
     const int8_t* row = window;
@@ -169,11 +195,7 @@ __attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* windo
       const int8_t* segment = row;
       for (int32_t t = per_row; t > 0; --t, segment += segment_step) {
         const int8_t* x = segment;
-        for (int32_t b = blocks; b > 0; --b) {
-          const int8x16_t v = vldrbq_s8(x);
-          x += kWindowMveLanes;
-          add_block(s, v, w);
-        }
+        for (int32_t b = blocks; b > 0; --b, x += kWindowMveLanes) add_block(s, vldrbq_s8(x), w);
       }
     }
     store_sums(s, sums);
@@ -231,6 +253,97 @@ __attribute__((noinline)) void edge_sums(const Geometry& g, const int8_t* image,
   }
 }
 
+// An edge window of adjacent taps (dilation_w 1), row by row: `before`
+// rows above the input, `inside` rows in it, `after` below; each inside
+// row's bytes [lo, hi) lie inside, the row's segment starting at `first`
+// for the first of them (before the row's start when the window passes
+// its left edge).
+struct EdgeRows {
+  int32_t before, inside, after;
+  uintptr_t first;
+  int32_t lo, hi;
+  bool whole;  // lo == 0, hi == the segment, every row's blocks end in the input
+};
+
+EdgeRows edge_rows(const Geometry& g, const int8_t* image, int32_t y, int32_t x) {
+  EdgeRows e;
+  const RowTaps taps = row_taps(g, x);
+  const int64_t dilation = g.dilation_h;
+  int64_t first = y < 0 ? (-int64_t{y} + dilation - 1) / dilation : 0;
+  int64_t last = (int64_t{g.input_h} - 1 - y) / dilation + 1;  // rows [first, last) inside
+  if (int64_t{g.input_h} - 1 - y < 0) last = 0;
+  if (first > g.filter_h) first = g.filter_h;
+  if (last > g.filter_h) last = g.filter_h;
+  if (last < first || taps.first == taps.last) last = first;  // nothing inside
+  e.before = static_cast<int32_t>(first);
+  e.inside = static_cast<int32_t>(last - first);
+  e.after = g.filter_h - static_cast<int32_t>(last);
+  e.lo = taps.first * g.depth;
+  e.hi = taps.last * g.depth;
+  e.first = reinterpret_cast<uintptr_t>(image);
+  e.whole = false;
+  if (e.inside > 0) {
+    const int64_t row = y + first * dilation;
+    e.first += static_cast<uintptr_t>(row * g.row_bytes + int64_t{x} * g.depth);
+    const uintptr_t end = e.first + uintptr_t(e.inside - 1) * uintptr_t(g.edge_row_step) +
+                          uintptr_t(g.s.blocks) * kWindowMveLanes;
+    e.whole = e.lo == 0 && e.hi == g.s.length && end <= g.input_end;
+  }
+  return e;
+}
+
+__attribute__((always_inline)) inline void add_zero_point_rows(Sums& s, int8x16_t zero_point,
+                                                               int32_t rows, int32_t blocks,
+                                                               const int8_t*& w) {
+  for (int32_t n = rows * blocks; n > 0; --n) add_block(s, zero_point, w);
+}
+
+// The sums of `groups` groups over such a window, group by group as
+// inner_sums: rows outside the input multiply the zero point, rows inside
+// are loaded whole, or predicated to their lanes inside with the others
+// set to the zero point.
+__attribute__((noinline)) void edge_row_sums(const Geometry& g, const EdgeRows& e, const int8_t* w,
+                                             int32_t groups, int32_t* sums) {
+  const int8x16_t zero_point = vdupq_n_s8(g.zero_point);
+  const int32_t blocks = g.s.blocks;
+  const intptr_t step = g.edge_row_step;
+  // One block a row: its lanes inside, the same for every row and group.
+  const mve_pred16_t lanes = static_cast<mve_pred16_t>(vctp8q(static_cast<uint32_t>(e.hi)) &
+                                                       ~vctp8q(static_cast<uint32_t>(e.lo)));
+  do {
+    Sums s = {0, 0, 0, 0};
+    add_zero_point_rows(s, zero_point, e.before, blocks, w);
+    uintptr_t row = e.first;
+    if (e.whole) {
+      for (int32_t r = e.inside; r > 0; --r, row += step) {
+        const auto* x = reinterpret_cast<const int8_t*>(row);
+        for (int32_t b = blocks; b > 0; --b, x += kWindowMveLanes) add_block(s, vldrbq_s8(x), w);
+      }
+    } else if (blocks == 1) {
+      for (int32_t r = e.inside; r > 0; --r, row += step) {
+        const int8x16_t v = vldrbq_z_s8(reinterpret_cast<const int8_t*>(row), lanes);
+        add_block(s, vpselq_s8(v, zero_point, lanes), w);
+      }
+    } else {
+      for (int32_t r = e.inside; r > 0; --r, row += step) {
+        int32_t lo = e.lo, hi = e.hi;
+        uintptr_t at = row;
+        for (int32_t b = blocks; b > 0;
+             --b, at += kWindowMveLanes, lo -= kWindowMveLanes, hi -= kWindowMveLanes) {
+          const mve_pred16_t in =
+              static_cast<mve_pred16_t>(vctp8q(static_cast<uint32_t>(hi > 0 ? hi : 0)) &
+                                        ~vctp8q(static_cast<uint32_t>(lo > 0 ? lo : 0)));
+          const int8x16_t v = vldrbq_z_s8(reinterpret_cast<const int8_t*>(at), in);
+          add_block(s, vpselq_s8(v, zero_point, in), w);
+        }
+      }
+    }
+    add_zero_point_rows(s, zero_point, e.after, blocks, w);
+    store_sums(s, sums);
+    sums += kWindowMveChannels;
+  } while (--groups != 0);
+}
+
 // Channels [0, channels) of one pixel from their sums: biased, requantized
 // and stored four at a time (a last group of fewer channels predicated).
 template <Rounding R>
@@ -248,11 +361,15 @@ void pixel(const Geometry& g, const int8_t* image, int32_t y, int32_t x, const i
            const int8_t* filter, const ChannelQuant* quant, const OutputRangeMve& range,
            int8_t* out) {
   alignas(16) int32_t sums[kChunkGroups * kWindowMveChannels];
+  EdgeRows rows{};
+  if (window == nullptr && g.s.per_row == 1) rows = edge_rows(g, image, y, x);
   for (int32_t first = 0; first < g.s.groups; first += kChunkGroups) {
     const int32_t groups = g.s.groups - first < kChunkGroups ? g.s.groups - first : kChunkGroups;
     const int8_t* w = filter + first * g.s.group_bytes;
     if (window != nullptr)
       inner_sums(g, window, w, groups, sums);
+    else if (g.s.per_row == 1)
+      edge_row_sums(g, rows, w, groups, sums);
     else
       edge_sums(g, image, y, x, w, groups, sums);
     const int32_t o = first * kWindowMveChannels;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tinyaot/config.h"
+#include "tinyaot/refusal_text.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
@@ -72,7 +73,7 @@ Status check_sections(const ProgramHeader& h) {
   return Status::kOk;
 }
 
-Status check_target(const ProgramHeader& h) {
+Status check_target(const ProgramHeader& h, const char* model) {
   if (h.core >= static_cast<uint32_t>(Core::kCount) ||
       h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
       h.isa > static_cast<uint32_t>(core_isa(static_cast<Core>(h.core)))) {
@@ -80,10 +81,9 @@ Status check_target(const ProgramHeader& h) {
     return Status::kUnknownTarget;
   }
   if (!kAcceptsAnyIsa && h.isa != static_cast<uint32_t>(kRuntimeIsa)) {
-    log_message(
-        "tinyaot: program planned for %s (ISA class %s); this runtime is built for ISA class %s",
-        core_name(static_cast<Core>(h.core)), isa_name(static_cast<IsaClass>(h.isa)),
-        isa_name(kRuntimeIsa));
+    log_message(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_ISA, model,
+                core_name(static_cast<Core>(h.core)), isa_name(static_cast<IsaClass>(h.isa)),
+                isa_name(kRuntimeIsa));
     return Status::kIsaMismatch;
   }
   if (h.rounding > static_cast<uint32_t>(Rounding::kSingle)) {
@@ -92,7 +92,7 @@ Status check_target(const ProgramHeader& h) {
   }
 #if defined(TINYAOT_ROUNDING_ONLY)
   if (h.rounding != static_cast<uint32_t>(TINYAOT_ROUNDING_ONLY)) {
-    log_message("tinyaot: program uses rounding %s; this runtime is built for rounding %s only",
+    log_message(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_ROUNDING, model,
                 rounding_name(static_cast<Rounding>(h.rounding)),
                 rounding_name(static_cast<Rounding>(TINYAOT_ROUNDING_ONLY)));
     return Status::kBadRounding;
@@ -126,46 +126,99 @@ bool names_equal(const char* program_name, const char* runtime_name) {
   return strncmp(program_name, runtime_name, kNameBytes) == 0;
 }
 
-Status check_abi(const Program& p) {
+// The id this runtime registered a variant under, or kernel_count().
+uint32_t registered_id(const char* name) {
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor* d = find_kernel(id);
+    if (d != nullptr && names_equal(name, d->name)) return id;
+  }
+  return kernel_count();
+}
+
+// One operation's variant as the program recorded it (its kernel table
+// entry and operand counts) against the one this runtime registered,
+// refused in the words of `tinyaot verify --runtime` (refusal_text.h).
+Status check_operation_abi(const Program& p, uint32_t index, const char* model) {
+  const OpRecord& op = p.ops[index];
+  const AbiEntry& e = p.kernels[op.kernel];
+  const KernelDescriptor* d = find_kernel(e.kernel_id);
+  if (d == nullptr || !names_equal(e.name, d->name)) {
+    const uint32_t id = registered_id(e.name);
+    if (id == kernel_count())
+      log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_MISSING, model, index, e.name);
+    else
+      log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_KERNEL_ID, model, index, e.name,
+                  e.kernel_id, id);
+    // An id this runtime does not have at all, or one that holds another variant.
+    return d == nullptr ? Status::kUnknownKernel : Status::kAbiMismatch;
+  }
+  // Every difference, one line each, as verify lists them.
+  bool differs = false;
+  if (e.version != d->version) {
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_VERSION, model, index, e.name, e.version,
+                d->version);
+    differs = true;
+  }
+  if (op.params_bytes != d->params_bytes || e.params_bytes != d->params_bytes) {
+    const uint32_t supplied = op.params_bytes != d->params_bytes ? op.params_bytes : e.params_bytes;
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_PARAMS, model, index, e.name, supplied,
+                d->params_bytes);
+    differs = true;
+  }
+  if (op.num_inputs < d->min_inputs || op.num_inputs > d->max_inputs) {
+    if (d->min_inputs == d->max_inputs)
+      log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_INPUTS, model, index, e.name,
+                  op.num_inputs, d->min_inputs);
+    else
+      log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_INPUT_RANGE, model, index, e.name,
+                  op.num_inputs, d->min_inputs, d->max_inputs);
+    differs = true;
+  }
+  if (op.num_outputs != d->num_outputs) {
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_OUTPUTS, model, index, e.name,
+                op.num_outputs, d->num_outputs);
+    differs = true;
+  }
+  if (e.isa != static_cast<uint8_t>(d->isa)) {
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_VARIANT_ISA, model, index, e.name,
+                e.isa <= static_cast<uint8_t>(IsaClass::kMve)
+                    ? isa_name(static_cast<IsaClass>(e.isa))
+                    : "unknown",
+                isa_name(d->isa));
+    differs = true;
+  }
+  // The fingerprint also covers what is compared above; alone, it means the
+  // operand or parameter signature changed.
+  if (!differs && (e.fingerprint != abi_fingerprint(*d) || e.min_inputs != d->min_inputs ||
+                   e.max_inputs != d->max_inputs || e.num_outputs != d->num_outputs)) {
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_SIGNATURE, model, index, e.name,
+                e.fingerprint, abi_fingerprint(*d));
+    differs = true;
+  }
+  return differs ? Status::kAbiMismatch : Status::kOk;
+}
+
+Status check_abi(const Program& p, const char* model) {
   for (uint32_t i = 0; i < p.header->num_kernels; ++i) {
-    const AbiEntry& e = p.kernels[i];
-    if (e.name[kNameBytes - 1] != '\0') {
+    if (p.kernels[i].name[kNameBytes - 1] != '\0') {
       log_message("tinyaot: kernel table entry %u has an unterminated name", i);
       return Status::kAbiMismatch;
     }
-    const KernelDescriptor* d = find_kernel(e.kernel_id);
-    if (d == nullptr) {
-      log_message("tinyaot: operator '%s' (kernel id %u) is not in this runtime (%u kernels)",
-                  e.name, e.kernel_id, kernel_count());
+  }
+  for (uint32_t i = 0; i < p.header->num_ops; ++i) {
+    if (p.ops[i].kernel >= p.header->num_kernels) {
+      log_message("tinyaot: operation %u: kernel index %u out of the table", i, p.ops[i].kernel);
       return Status::kUnknownKernel;
     }
-    if (!names_equal(e.name, d->name)) {
-      log_message("tinyaot: kernel id %u is '%s' in the program but '%s' in this runtime",
-                  e.kernel_id, e.name, d->name);
-      return Status::kAbiMismatch;
-    }
-    if (e.version != d->version) {
-      log_message("tinyaot: operator '%s': program built for version %u, runtime has version %u",
-                  e.name, e.version, d->version);
-      return Status::kAbiMismatch;
-    }
-    if (e.params_bytes != d->params_bytes || e.min_inputs != d->min_inputs ||
-        e.max_inputs != d->max_inputs || e.num_outputs != d->num_outputs ||
-        e.isa != static_cast<uint8_t>(d->isa)) {
-      log_message(
-          "tinyaot: operator '%s': program expects params %u bytes, %u-%u inputs, %u outputs; "
-          "runtime has params %u bytes, %u-%u inputs, %u outputs",
-          e.name, e.params_bytes, e.min_inputs, e.max_inputs, e.num_outputs, d->params_bytes,
-          d->min_inputs, d->max_inputs, d->num_outputs);
-      return Status::kAbiMismatch;
-    }
-    if (e.fingerprint != abi_fingerprint(*d)) {
-      log_message("tinyaot: operator '%s': argument signature differs (program %x, runtime %x: %s)",
-                  e.name, e.fingerprint, abi_fingerprint(*d), d->signature);
-      return Status::kAbiMismatch;
-    }
   }
-  return Status::kOk;
+  // Every operation is compared, so the log names each one that differs
+  // (as verify does); the first refusal's status is returned.
+  Status first = Status::kOk;
+  for (uint32_t i = 0; i < p.header->num_ops; ++i) {
+    const Status s = check_operation_abi(p, i, model);
+    if (first == Status::kOk) first = s;
+  }
+  return first;
 }
 
 Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable, uint32_t op_index,
@@ -196,11 +249,7 @@ Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable
 
 Status check_operation(const Program& p, uint32_t index) {
   const ProgramHeader& h = *p.header;
-  const OpRecord& op = p.ops[index];
-  if (op.kernel >= h.num_kernels) {
-    log_message("tinyaot: operation %u: kernel index %u out of the table", index, op.kernel);
-    return Status::kUnknownKernel;
-  }
+  const OpRecord& op = p.ops[index];  // its kernel index and ABI: check_abi
   const AbiEntry& entry = p.kernels[op.kernel];
   const KernelDescriptor& d = *find_kernel(entry.kernel_id);
   const uint32_t total = static_cast<uint32_t>(op.num_inputs) + op.num_outputs;
@@ -257,7 +306,7 @@ bool runtime_accepts_any_isa() { return kAcceptsAnyIsa; }
 IsaClass runtime_isa() { return kRuntimeIsa; }
 uint32_t runtime_context_bytes() { return sizeof(Program) + kMaxOperands * sizeof(Operand); }
 
-Status load_program(const void* data, uint32_t bytes, Program* program) {
+Status load_program(const void* data, uint32_t bytes, Program* program, const char* model) {
   if (data == nullptr || program == nullptr) return Status::kNullArgument;
   memset(program, 0, sizeof(*program));
   const auto* base = static_cast<const uint8_t*>(data);
@@ -275,8 +324,8 @@ Status load_program(const void* data, uint32_t bytes, Program* program) {
     return Status::kBadMagic;
   }
   if (h->format_version != kProgramFormatVersion) {
-    log_message("tinyaot: program format version %u, this runtime reads version %u",
-                h->format_version, kProgramFormatVersion);
+    log_message(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_FORMAT, model, h->format_version,
+                kProgramFormatVersion);
     return Status::kUnsupportedVersion;
   }
   if (h->file_bytes < sizeof(ProgramHeader) || h->file_bytes > bytes) {
@@ -289,7 +338,7 @@ Status load_program(const void* data, uint32_t bytes, Program* program) {
   }
   Status s = check_sections(*h);
   if (s != Status::kOk) return s;
-  if (s = check_target(*h); s != Status::kOk) return s;
+  if (s = check_target(*h, model); s != Status::kOk) return s;
   if (!aligned(h->arena_bytes, kArenaAlignment)) {
     log_message("tinyaot: arena size %u is not a multiple of %u", h->arena_bytes, kArenaAlignment);
     return Status::kBadHeader;
@@ -306,7 +355,7 @@ Status load_program(const void* data, uint32_t bytes, Program* program) {
   p.constants = base + h->constants_offset;
   if (s = check_io(p.inputs, h->num_inputs, h->arena_bytes, "input"); s != Status::kOk) return s;
   if (s = check_io(p.outputs, h->num_outputs, h->arena_bytes, "output"); s != Status::kOk) return s;
-  if (s = check_abi(p); s != Status::kOk) return s;
+  if (s = check_abi(p, model); s != Status::kOk) return s;
   for (uint32_t i = 0; i < h->num_ops; ++i) {
     if (s = check_operation(p, i); s != Status::kOk) return s;
   }

@@ -35,17 +35,26 @@ if [ ! -f tests/oracle/node_modules/.package-lock.json ] ||
   cp tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json
 fi
 
-# build/ is the test suite's tree: AddressSanitizer and UndefinedBehaviorSanitizer
-# on, asked for here (a plain `cmake -S . -B DIR` build is a release build
-# without them), and the libFuzzer targets.
-echo "setup: building (build/, with ASan and UBSan for the tests)"
+# Two trees. build/ holds the CLI you use (build/tinyaot): a release build,
+# optimized, no sanitizers, what a plain `cmake -S . -B DIR` gives.
+# build-tests/ is the test suite's tree: AddressSanitizer and
+# UndefinedBehaviorSanitizer asked for explicitly, the tests and the
+# libFuzzer targets (scripts/test.sh runs it).
 # A tree configured by another compiler is started afresh (CMake cannot
-# switch compilers in place).
-if [ -f build/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' build/CMakeCache.txt; then
-  rm -rf build
-fi
-# clang, not g++: under the sanitizers it compiles this tree about four
-# times faster, and one build then serves the tests and the fuzzers.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+# switch compilers in place). clang, not g++: under the sanitizers it
+# compiles this tree about four times faster.
+for tree in build build-tests; do
+  if [ -f "$tree/CMakeCache.txt" ] &&
+     ! grep -q '^CMAKE_CXX_COMPILER:.*clang++$' "$tree/CMakeCache.txt"; then
+    rm -rf "$tree"
+  fi
+done
+echo "setup: building the CLI (build/tinyaot, release)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DTINYAOT_SANITIZE=OFF -DTINYAOT_FUZZ=OFF \
+  -DTINYAOT_BUILD_TESTS=OFF >/dev/null
+cmake --build build -j2 --target tinyaot
+echo "setup: building the test tree (build-tests/, with ASan and UBSan)"
+cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DTINYAOT_SANITIZE=ON -DTINYAOT_FUZZ=ON >/dev/null
-cmake --build build -j2
+cmake --build build-tests -j2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh machine: setup (packages, oracle,
-# build), the libFuzzer targets for a bounded time, then every CTest test
-# (unit, golden, differential against tfjs-tflite, bad input) under
+# The whole test suite, from a fresh machine: setup (packages, oracle, the
+# release CLI in build/ and the test tree in build-tests/), the libFuzzer
+# targets for a bounded time, then every CTest test of build-tests/ (unit,
+# golden, differential against tfjs-tflite, bad input) under
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ fuzz_status=0
 bash tests/fuzz/run_fuzzers.sh "${TINYAOT_FUZZ_SECONDS:-30}" || fuzz_status=$?
 
 test_status=0
-ctest --test-dir build --output-on-failure -j2 --timeout 900 || test_status=$?
+ctest --test-dir build-tests --output-on-failure -j2 --timeout 900 || test_status=$?
 echo "test suite took $(( $(date +%s) - start )) s" >&2
 if [ "$fuzz_status" -ne 0 ]; then
   echo "test: the fuzzers failed (see above); new crash inputs are in tests/fuzz/regressions/" >&2

@@ -712,17 +712,17 @@ TEST_F(BadProgram, StructuralDamageGivesDistinctStatus) {
       {"ABI version", Status::kAbiMismatch, abi_edit([](AbiEntry& a) { a.version += 1; }),
        kernel_name.c_str()},
       {"ABI name", Status::kAbiMismatch, abi_edit([](AbiEntry& a) { a.name[0] ^= 0x20; }),
-       kernel_name.c_str()},
+       "variant missing from the runtime"},
       {"ABI params size", Status::kAbiMismatch, abi_edit([](AbiEntry& a) { a.params_bytes += 4; }),
        kernel_name.c_str()},
       {"ABI fingerprint", Status::kAbiMismatch, abi_edit([](AbiEntry& a) { a.fingerprint ^= 1; }),
        kernel_name.c_str()},
       {"ABI name unterminated", Status::kAbiMismatch,
        abi_edit([](AbiEntry& a) { std::memset(a.name, 'k', kNameBytes); }), "unterminated"},
-      {"no inputs", Status::kBadOperation, op_edit([](OpRecord& o) { o.num_inputs = 0; }),
-       "malformed"},
-      {"two outputs", Status::kBadOperation, op_edit([](OpRecord& o) { o.num_outputs = 2; }),
-       "malformed"},
+      {"no inputs", Status::kAbiMismatch, op_edit([](OpRecord& o) { o.num_inputs = 0; }),
+       "program supplies 0 inputs"},
+      {"two outputs", Status::kAbiMismatch, op_edit([](OpRecord& o) { o.num_outputs = 2; }),
+       "program supplies 2 outputs, runtime expects 1"},
       {"operands past the table", Status::kBadOperation,
        op_edit([&](OpRecord& o) { o.first_operand = h.num_operands - 1; }), "malformed"},
       {"params past the section", Status::kBadOperation,
@@ -833,7 +833,10 @@ TEST_F(BadProgram, CliNamesTheOperatorOnAbiMismatch) {
   std::string out;
   expect_clean_failure(cli_run(version.bytes, &out), out, {kernel_name, "version", "kAbiMismatch"},
                        "ABI version");
-  expect_clean_failure(cli_run(name.bytes, &out), out, {kernel_name, "kAbiMismatch"}, "ABI name");
+  std::string renamed = kernel_name;
+  renamed[1] = '#';
+  expect_clean_failure(cli_run(name.bytes, &out), out,
+                       {renamed, "variant missing from the runtime", "kAbiMismatch"}, "ABI name");
   expect_clean_failure(cli_run(unknown.bytes, &out), out, {"5000", "kUnknownKernel"}, "kernel id");
   expect_clean_failure(cli_run(outside.bytes, &out), out,
                        {"outside the arena", "kOperandOutOfBounds"}, "operand");

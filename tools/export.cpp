@@ -17,6 +17,7 @@
 #include "export_text.h"
 #include "file_io.h"
 #include "runtime_manifest.h"
+#include "runtime_verify.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::cli {
@@ -63,6 +64,7 @@ ExportedProgram load_exported(const std::string& path, const std::string& prefix
   p.file = fs::path(path).filename().string();
   p.prefix = prefix;
   p.bytes = read_file(path);
+  p.model = program_model_name(p.bytes, fs::path(path).stem().string());
   try {
     p.report = program_report(p.bytes);  // validates it with this build's loader
   } catch (const CompileError& e) {

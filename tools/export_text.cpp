@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -20,6 +21,26 @@ std::string program_files(const Library& library) {
   std::string files;
   for (const ExportedProgram& p : library.programs) files += (files.empty() ? "" : ", ") + p.file;
   return files;
+}
+
+// A string as a C string literal: quotes, backslashes and anything
+// outside printable ASCII escaped (octal, three digits, so no following
+// character can extend the escape).
+std::string c_string_literal(const std::string& text) {
+  std::string literal = "\"";
+  for (const unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      literal += '\\';
+      literal += static_cast<char>(c);
+    } else if (c < 0x20 || c > 0x7e) {
+      char escape[5];
+      std::snprintf(escape, sizeof(escape), "\\%03o", c);
+      literal += escape;
+    } else {
+      literal += static_cast<char>(c);
+    }
+  }
+  return literal + "\"";
 }
 
 // A float as a C literal that reads back as the same float: 0.584702909f.
@@ -155,9 +176,10 @@ std::string api_text(const Library& library) {
     << "  tinyaot::Program program;\n"
     << "  bool ok;\n"
     << "};\n\n"
-    << "int load(const uint8_t* bytes, uint32_t size, Loaded* loaded) {\n"
+    << "int load(const uint8_t* bytes, uint32_t size, const char* model, Loaded* loaded) {\n"
     << "  if (loaded->ok) return 0;\n"
-    << "  const tinyaot::Status status = tinyaot::load_program(bytes, size, &loaded->program);\n"
+    << "  const tinyaot::Status status =\n"
+    << "      tinyaot::load_program(bytes, size, &loaded->program, model);\n"
     << "  loaded->ok = status == tinyaot::Status::kOk;\n"
     << "  return static_cast<int>(status);\n"
     << "}\n\n"
@@ -178,7 +200,8 @@ std::string api_text(const Library& library) {
     const std::string& q = p.prefix;
     const std::string loaded = q + "_loaded";
     s << "\nextern \"C\" int " << q << "_init(void) {\n"
-      << "  return load(" << q << "_program, " << q << "_program_bytes, &" << loaded << ");\n"
+      << "  return load(" << q << "_program, " << q << "_program_bytes, "
+      << c_string_literal(p.model) << ", &" << loaded << ");\n"
       << "}\n\n"
       << "extern \"C\" void* " << q << "_input(uint8_t* arena, int index) {\n"
       << "  if (arena == nullptr || " << q << "_init() != 0 ||\n"

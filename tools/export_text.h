@@ -15,6 +15,7 @@ namespace tinyaot::cli {
 struct ExportedProgram {
   std::string file;    // the .tao it came from (for comments and errors)
   std::string prefix;  // lower-case C prefix of its functions: "kws"
+  std::string model;   // the name its refusals use, as `tinyaot verify` names it
   std::vector<uint8_t> bytes;
   nlohmann::json report;  // compiler/emit/report.h: core, isa, arena_bytes, inputs, outputs...
   IsaClass isa;

@@ -8,6 +8,7 @@
 #include "file_io.h"
 #include "runtime_manifest.h"
 #include "tinyaot/program_format.h"
+#include "tinyaot/refusal_text.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::cli {
@@ -37,10 +38,13 @@ std::string joined(const nlohmann::json& names) {
   return text.empty() ? "none" : text;
 }
 
-std::string hex(uint32_t value) {
-  char text[11];
-  std::snprintf(text, sizeof(text), "0x%08x", value);
-  return text;
+// printf into a string, for the shared refusal formats (refusal_text.h).
+template <typename... Args>
+std::string text(const char* format, Args... args) {
+  const int length = std::snprintf(nullptr, 0, format, args...);
+  std::string out(static_cast<size_t>(length > 0 ? length : 0), '\0');
+  std::snprintf(out.data(), out.size() + 1, format, args...);
+  return out;
 }
 
 const nlohmann::json* find_variant(const nlohmann::json& manifest, const std::string& name) {
@@ -61,30 +65,27 @@ std::vector<std::string> operation_differences(const OpRecord& op, const AbiEntr
   const auto max_inputs = kernel.at("max_inputs").get<uint32_t>();
   const auto outputs = kernel.at("num_outputs").get<uint32_t>();
   const auto isa = kernel.at("isa").get<std::string>();
+  const std::string program_isa = isa_name(static_cast<IsaClass>(entry.isa));
   if (entry.version != version)
-    found.push_back("program built for version " + std::to_string(entry.version) +
-                    ", runtime has version " + std::to_string(version));
+    found.push_back(text(TINYAOT_DIFFERS_VERSION, unsigned{entry.version}, version));
   if (op.params_bytes != params)
-    found.push_back("program supplies " + std::to_string(op.params_bytes) +
-                    " parameter bytes, runtime expects " + std::to_string(params));
+    found.push_back(text(TINYAOT_DIFFERS_PARAMS, unsigned{op.params_bytes}, params));
   if (op.num_inputs < min_inputs || op.num_inputs > max_inputs)
-    found.push_back("program supplies " + std::to_string(op.num_inputs) +
-                    " inputs, runtime expects " + std::to_string(min_inputs) +
-                    (min_inputs == max_inputs ? "" : " to " + std::to_string(max_inputs)));
+    found.push_back(
+        min_inputs == max_inputs
+            ? text(TINYAOT_DIFFERS_INPUTS, unsigned{op.num_inputs}, min_inputs)
+            : text(TINYAOT_DIFFERS_INPUT_RANGE, unsigned{op.num_inputs}, min_inputs, max_inputs));
   if (op.num_outputs != outputs)
-    found.push_back("program supplies " + std::to_string(op.num_outputs) +
-                    " outputs, runtime expects " + std::to_string(outputs));
-  if (isa_name(static_cast<IsaClass>(entry.isa)) != isa)
-    found.push_back(std::string("program uses the variant for ISA class ") +
-                    isa_name(static_cast<IsaClass>(entry.isa)) + ", runtime's is for " + isa);
+    found.push_back(text(TINYAOT_DIFFERS_OUTPUTS, unsigned{op.num_outputs}, outputs));
+  if (program_isa != isa)
+    found.push_back(text(TINYAOT_DIFFERS_VARIANT_ISA, program_isa.c_str(), isa.c_str()));
   if (entry.kernel_id != id)
-    found.push_back("program calls kernel id " + std::to_string(entry.kernel_id) +
-                    ", runtime has the variant at id " + std::to_string(id));
+    found.push_back(text(TINYAOT_DIFFERS_KERNEL_ID, unsigned{entry.kernel_id}, id));
   // The fingerprint also covers what is compared above; alone, it means the
   // operand or parameter signature changed.
-  if (found.empty() && entry.fingerprint != kernel.at("fingerprint").get<uint32_t>())
-    found.push_back("argument signature differs (program " + hex(entry.fingerprint) + ", runtime " +
-                    hex(kernel.at("fingerprint").get<uint32_t>()) + ")");
+  const auto fingerprint = kernel.at("fingerprint").get<uint32_t>();
+  if (found.empty() && entry.fingerprint != fingerprint)
+    found.push_back(text(TINYAOT_DIFFERS_SIGNATURE, unsigned{entry.fingerprint}, fingerprint));
   return found;
 }
 
@@ -99,8 +100,8 @@ std::vector<std::string> verify_against_manifest(const std::vector<uint8_t>& byt
   const auto h = read_at<ProgramHeader>(bytes, 0);
   const auto runtime_format = manifest.at("format_version").get<uint32_t>();
   if (h.format_version != runtime_format)
-    return {"FAIL " + model + ": program format version " + std::to_string(h.format_version) +
-            ", runtime reads version " + std::to_string(runtime_format)};
+    return {text(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_FORMAT, model.c_str(),
+                 unsigned{h.format_version}, runtime_format)};
   if (h.format_version != kProgramFormatVersion)
     throw std::runtime_error("program format version " + std::to_string(h.format_version) +
                              "; this tinyaot reads version " +
@@ -116,12 +117,13 @@ std::vector<std::string> verify_against_manifest(const std::vector<uint8_t>& byt
   std::vector<std::string> failures;
   const std::string isa = isa_name(static_cast<IsaClass>(h.isa));
   if (!listed(manifest.at("isa_classes"), isa))
-    failures.push_back("FAIL " + model + ": program planned for ISA class " + isa +
-                       ", runtime built for " + joined(manifest.at("isa_classes")));
+    failures.push_back(text(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_ISA, model.c_str(),
+                            core_name(static_cast<Core>(h.core)), isa.c_str(),
+                            joined(manifest.at("isa_classes")).c_str()));
   const std::string rounding = rounding_name(static_cast<Rounding>(h.rounding));
   if (!listed(manifest.at("rounding_modes"), rounding))
-    failures.push_back("FAIL " + model + ": program uses rounding mode " + rounding +
-                       ", runtime accepts " + joined(manifest.at("rounding_modes")));
+    failures.push_back(text(TINYAOT_REFUSE_PROGRAM TINYAOT_DIFFERS_ROUNDING, model.c_str(),
+                            rounding.c_str(), joined(manifest.at("rounding_modes")).c_str()));
   for (uint32_t i = 0; i < h.num_ops; ++i) {
     const auto op = read_at<OpRecord>(bytes, h.ops_offset + uint64_t{i} * sizeof(OpRecord));
     if (op.kernel >= h.num_kernels)
@@ -132,14 +134,14 @@ std::vector<std::string> verify_against_manifest(const std::vector<uint8_t>& byt
     if (entry.name[kNameBytes - 1] != '\0')
       throw std::runtime_error("kernel table entry " + std::to_string(op.kernel) +
                                " has an unterminated name");
-    const std::string where = "FAIL " + model + " op " + std::to_string(i) + " " + entry.name;
+    const std::string where = text(TINYAOT_REFUSE_OPERATION, model.c_str(), i, entry.name);
     const nlohmann::json* kernel = find_variant(manifest, entry.name);
     if (kernel == nullptr) {
-      failures.push_back(where + ": variant missing from that runtime");
+      failures.push_back(where + TINYAOT_DIFFERS_MISSING);
       continue;
     }
     for (const std::string& difference : operation_differences(op, entry, *kernel))
-      failures.push_back(where + ": " + difference);
+      failures.push_back(where + difference);
   }
   return failures;
 }

@@ -6,8 +6,9 @@
 # run it under QEMU on every golden vector of shared/golden/kws_ref_model and
 # compare each printed output with the golden bytes. Prints the firmware's
 # size (arm-none-eabi-size) and the library's code without its program. Then
-# exports kws planned for the other core's ISA class into the same project:
-# kws_init must refuse it, naming both classes through the log hook.
+# puts programs the library must refuse into the same project (the other
+# rounding mode, a newer kernel ABI, the other core's ISA class): kws_init
+# refuses each in the words of `tinyaot verify --runtime`, through the log hook.
 #
 #   tests/export/export-firmware.sh --core m4|m55 --tinyaot PATH --out DIR [--shared DIR]
 #
@@ -127,8 +128,22 @@ expect_refusal() {  # what, log line, status line
 "$tinyaot" export "$out/single.tao" -o "$out/single" --name kws 2>/dev/null
 cp "$out/single/src/kws_programs.c" "$out/kws/src/kws_programs.c"
 expect_refusal "a program with single rounding" \
-  "program uses rounding single; this runtime is built for rounding tflm only" \
+  "FAIL kws_ref_model: program uses rounding mode single, runtime accepts tflm" \
   "kws_init: rounding mode unknown or not built into this runtime"
+
+# A program from a compiler in which op 1's variant has new parameters (one
+# version up, four bytes more) against this library, exported before the
+# change: kws_init must refuse it in the words of `tinyaot verify --runtime`,
+# naming the operation, the variant and both counts.
+"$tinyaot" export "$out/kws.tao" -o "$out/newer" --name kws 2>/dev/null
+read -r variant version params < <(python3 "$here/newer_kernel_abi.py" "$out/newer/src/kws_programs.c" 1)
+cp "$out/newer/src/kws_programs.c" "$out/kws/src/kws_programs.c"
+where="FAIL kws_ref_model op 1 $variant"
+expect_refusal "a program built against a newer $variant" \
+  "$where: program supplies $params parameter bytes, runtime expects $((params - 4))" \
+  "$where: program built for version $version, runtime has version $((version - 1))"
+grep -qF "kws_init: operator ABI differs from the runtime's" "$out/run-refusal.log" ||
+  { cat "$out/run-refusal.log" >&2; echo "export-firmware: FAIL: no ABI status line" >&2; exit 1; }
 
 # The same firmware around a program planned for another ISA class: kws_init
 # must refuse it (kIsaMismatch; the firmware exits with that status) and say
@@ -137,5 +152,5 @@ case "$core" in m4) other=m55 other_isa=mve own_isa=dsp ;; m55) other=m4 other_i
 "$tinyaot" compile "$golden/$tflite" --target "cortex-$other" -q -o "$out/other.tao"
 "$tinyaot" export "$out/other.tao" -o "$out/kws" --name kws 2>/dev/null
 expect_refusal "a program planned for $other" \
-  "program planned for cortex-$other (ISA class $other_isa); this runtime is built for ISA class $own_isa" \
+  "FAIL kws_ref_model: program planned for cortex-$other (ISA class $other_isa), runtime built for $own_isa" \
   "kws_init: program was planned for another ISA class"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (in build/, the clang ASan+UBSan tree setup.sh configures), replays the
+# Builds the libFuzzer targets (in build-tests/, the clang ASan+UBSan tree setup.sh configures), replays the
 # committed regression inputs, then fuzzes each target for SECONDS seconds.
 # Exits non-zero when a regression input fails or a fuzzer finds a crash;
 # a new crashing input is copied into tests/fuzz/regressions/<target>/.
@@ -10,7 +10,7 @@ set -euo pipefail
 
 seconds=${1:?usage: run_fuzzers.sh SECONDS}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${TINYAOT_FUZZ_BUILD:-$root/build}
+build=${TINYAOT_FUZZ_BUILD:-$root/build-tests}
 shared=${TINYAOT_SHARED:-$root/../shared}
 regressions=$root/tests/fuzz/regressions
 work=$build/fuzz

@@ -33,8 +33,11 @@ IsaClass runtime_isa();
 
 // Validates everything a program claims (header, sections, checksum,
 // target, every operation's kernel, ABI, operands and parameters) before
-// anything runs. `data` must be 16-byte aligned.
-Status load_program(const void* data, uint32_t bytes, Program* program);
+// anything runs. `data` must be 16-byte aligned. A refusal is logged
+// (set_log_hook) naming `model`, in the words `tinyaot verify --runtime`
+// uses (refusal_text.h).
+Status load_program(const void* data, uint32_t bytes, Program* program,
+                    const char* model = "program");
 
 // Runs every operation in order. The arena must be 16-byte aligned and at
 // least header->arena_bytes long; inputs must already be in place.

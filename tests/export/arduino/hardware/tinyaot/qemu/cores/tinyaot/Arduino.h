@@ -4,7 +4,6 @@
 #pragma once
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -48,7 +47,6 @@ extern "C" {
 void setup(void);
 void loop(void);
 unsigned long micros(void);
-unsigned long millis(void);
 void delay(unsigned long ms);
 
 #ifdef __cplusplus

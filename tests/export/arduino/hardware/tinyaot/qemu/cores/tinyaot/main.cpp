@@ -18,7 +18,6 @@ uint32_t centiseconds() {
 
 // At the resolution of QEMU's semihosting clock, 10 ms.
 unsigned long micros() { return centiseconds() * 10000ul; }
-unsigned long millis() { return centiseconds() * 10ul; }
 
 // loop() runs once and the program then exits: waiting would serve
 // nothing here, so delay returns at once.

@@ -93,19 +93,22 @@ uint64_t inner_pixels(const Conv2dParams& p) {
 
 // Per pixel and group of four channels: per 16-byte block of each window
 // segment one input load, four weight loads and four VMLADAVA with the
-// loop's LE (10), 8 to start each segment, 40 for the group's sums and its
-// vector output step; 160 a pixel (the calls, the window's place); at an
-// edge up to 8 more a block (a partly clipped row's predicated loads).
-// Measured on M55 within 15 %: resnet's 3x3 layers 0.25-0.37 instructions
-// a MAC, its first layer 1.33, kws's first (10x4 over one channel, half its
-// windows at an edge) 1.44.
+// loop's LE (10), 8 to start each segment (2 where a segment is one
+// block: no block loop), 40 for the group's sums and its vector output
+// step; 160 a pixel (the calls, the window's place); at an edge up to 8
+// more a block (a partly clipped row's predicated loads). Measured on M55
+// within 15 %: resnet's 3x3 layers 0.25-0.37 instructions a MAC, its first
+// layer 1.14, kws's first (10x4 over one channel, half its windows at an
+// edge) 1.23, vww's first 1.40.
 uint64_t window_mve_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
   const WindowMveShape s = window_mve_shape(p);
   const uint64_t segments = uint64_t(p.filter_h) * uint64_t(s.per_row);
   const uint64_t blocks = segments * uint64_t(s.blocks);
   const uint64_t edges = c.pixels - inner_pixels(p);
-  return uint64_t(s.groups) * (c.pixels * (10 * blocks + 8 * segments + 40) + edges * 8 * blocks) +
+  const uint64_t start = s.blocks == 1 ? 2 : 8;
+  return uint64_t(s.groups) *
+             (c.pixels * (10 * blocks + start * segments + 40) + edges * 8 * blocks) +
          160 * c.pixels;
 }
 

@@ -169,6 +169,20 @@ __attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* windo
                                           int32_t groups, int32_t* sums) {
   const int32_t blocks = g.s.blocks, per_row = g.s.per_row, rows = g.filter_h;
   const int32_t row_step = g.row_step, segment_step = g.segment_step;
+  if (per_row == 1 && blocks == 1) {  // a row is one block: no block loop
+    do {
+      Sums s = {0, 0, 0, 0};
+      const int8_t* row = window;
+      int32_t r = rows;
+      do {
+        add_block(s, vldrbq_s8(row), w);
+        row += row_step;
+      } while (--r != 0);
+      store_sums(s, sums);
+      sums += kWindowMveChannels;
+    } while (--groups != 0);
+    return;
+  }
   if (per_row == 1) {  // every count >= 1: loops that test at their end
     do {
       Sums s = {0, 0, 0, 0};
@@ -314,7 +328,10 @@ __attribute__((noinline)) void edge_row_sums(const Geometry& g, const EdgeRows& 
     Sums s = {0, 0, 0, 0};
     add_zero_point_rows(s, zero_point, e.before, blocks, w);
     uintptr_t row = e.first;
-    if (e.whole) {
+    if (e.whole && blocks == 1) {
+      for (int32_t r = e.inside; r > 0; --r, row += step)
+        add_block(s, vldrbq_s8(reinterpret_cast<const int8_t*>(row)), w);
+    } else if (e.whole) {
       for (int32_t r = e.inside; r > 0; --r, row += step) {
         const auto* x = reinterpret_cast<const int8_t*>(row);
         for (int32_t b = blocks; b > 0; --b, x += kWindowMveLanes) add_block(s, vldrbq_s8(x), w);

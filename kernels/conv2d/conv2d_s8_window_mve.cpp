@@ -29,6 +29,10 @@
 namespace tinyaot {
 namespace {
 
+// Groups a call sums before their output steps: sums of up to 64 channels
+// on the stack.
+constexpr int32_t kChunkGroups = 16;
+
 // The family's checks on the model's weight count, then the layout's size.
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
@@ -58,6 +62,12 @@ struct Geometry {
   // segment's last block: where it passes the input, the edge path runs.
   int64_t span;
   uintptr_t input_end;  // one past the input operand
+  // Adjacent output pixels a call may take (their sums fit the stack's
+  // kChunkGroups groups; 0 for a pixel of more groups, which pixel() takes
+  // in chunks), and the input bytes between their windows (read only
+  // between two windows inside the input).
+  int32_t run_limit;
+  intptr_t pixel_step;
   int32_t channels;
   int8_t zero_point;
 };
@@ -87,6 +97,8 @@ Geometry geometry(const Conv2dParams& p, const Operand& input) {
            int64_t{g.s.blocks} * kWindowMveLanes;
   g.input_end = reinterpret_cast<uintptr_t>(input.data) + input.bytes;
   g.channels = p.output_depth;
+  g.run_limit = g.s.groups <= kChunkGroups ? kChunkGroups / g.s.groups : 0;
+  g.pixel_step = static_cast<intptr_t>(int64_t{p.stride_w} * p.input_depth);
   g.zero_point = static_cast<int8_t>(-p.input_offset);
   return g;
 }
@@ -131,10 +143,6 @@ Segment edge_segment(const Geometry& g, const int8_t* image, int32_t y, int32_t 
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
-// Groups a call sums before their output steps: sums of up to 64 channels
-// on the stack.
-constexpr int32_t kChunkGroups = 16;
-
 // Four channels' running sums.
 struct Sums {
   int32_t a0, a1, a2, a3;
@@ -165,8 +173,9 @@ __attribute__((always_inline)) inline void store_sums(const Sums& s, int32_t* su
 // counters live (out of line: inlined into the pixel loop, GCC 12 kept a
 // sum on the stack). A row of adjacent taps (dilation_w 1) is one segment:
 // its own loop, as the per-tap loop's counters cost GCC 12 spills.
-__attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* window, const int8_t* w,
-                                          int32_t groups, int32_t* sums) {
+__attribute__((always_inline)) inline void window_sums(const Geometry& g, const int8_t* window,
+                                                       const int8_t* w, int32_t groups,
+                                                       int32_t* sums) {
   const int32_t blocks = g.s.blocks, per_row = g.s.per_row, rows = g.filter_h;
   const int32_t row_step = g.row_step, segment_step = g.segment_step;
   if (per_row == 1 && blocks == 1) {  // a row is one block: no block loop
@@ -214,6 +223,23 @@ __attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* windo
     }
     store_sums(s, sums);
   }
+}
+
+__attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* window, const int8_t* w,
+                                          int32_t groups, int32_t* sums) {
+  window_sums(g, window, w, groups, sums);
+}
+
+// The same for `count` windows `step` bytes apart (adjacent output pixels
+// of a row), their sums one after the other: one call a run.
+__attribute__((noinline)) void inner_run_sums(const Geometry& g, const int8_t* window,
+                                              intptr_t step, int32_t count, const int8_t* w,
+                                              int32_t groups, int32_t* sums) {
+  do {
+    window_sums(g, window, w, groups, sums);
+    window += step;
+    sums += groups * kWindowMveChannels;
+  } while (--count != 0);
 }
 
 // The sums of `groups` groups over any window, segment by segment (each
@@ -378,7 +404,7 @@ void pixel(const Geometry& g, const int8_t* image, int32_t y, int32_t x, const i
            const int8_t* filter, const ChannelQuant* quant, const OutputRangeMve& range,
            int8_t* out) {
   alignas(16) int32_t sums[kChunkGroups * kWindowMveChannels];
-  EdgeRows rows{};
+  EdgeRows rows;
   if (window == nullptr && g.s.per_row == 1) rows = edge_rows(g, image, y, x);
   for (int32_t first = 0; first < g.s.groups; first += kChunkGroups) {
     const int32_t groups = g.s.groups - first < kChunkGroups ? g.s.groups - first : kChunkGroups;
@@ -394,6 +420,21 @@ void pixel(const Geometry& g, const int8_t* image, int32_t y, int32_t x, const i
     finish_groups<R>(sums, quant + o, left < kChunkGroups * 4 ? left : kChunkGroups * 4, range,
                      out + o);
   }
+}
+
+// `count` adjacent output pixels whose windows lie inside, `step` input
+// bytes apart (every group's sums on the stack at once: groups * count <=
+// kChunkGroups).
+template <Rounding R>
+void inner_run(const Geometry& g, const int8_t* window, intptr_t step, int32_t count,
+               const int8_t* filter, const ChannelQuant* quant, const OutputRangeMve& range,
+               int8_t* out, int32_t out_step) {
+  alignas(16) int32_t sums[kChunkGroups * kWindowMveChannels];
+  inner_run_sums(g, window, step, count, filter, g.s.groups, sums);
+  const int32_t* pixel_sums = sums;
+  for (int32_t k = count; k > 0;
+       --k, pixel_sums += g.s.groups * kWindowMveChannels, out += out_step)
+    finish_groups<R>(pixel_sums, quant, g.channels, range, out);
 }
 
 using Range = OutputRangeMve;
@@ -427,6 +468,15 @@ void pixel(const Geometry& g, const int8_t* image, int32_t y, int32_t x, const i
   }
 }
 
+template <Rounding R>
+void inner_run(const Geometry& g, const int8_t* window, intptr_t step, int32_t count,
+               const int8_t* filter, const ChannelQuant* quant, const OutputRange& range,
+               int8_t* out, int32_t out_step) {
+  // Each window inside: row 0, column 0 of an image that starts there.
+  for (; count > 0; --count, window += step, out += out_step)
+    pixel<R>(g, window, 0, 0, window, filter, quant, range, out);
+}
+
 using Range = OutputRange;
 inline Range make_range(const Conv2dParams& p) { return output_range(p); }
 
@@ -439,15 +489,29 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const Geometry& g,
   const int32_t pixels = p.batches * p.output_h * p.output_w;
   Conv2dWindowCursor w = Conv2dWindowCursor::first(p, o.input);
   int8_t* out = o.output;
-  for (int32_t i = 0; i < pixels; ++i, out += p.output_depth) {
+  for (int32_t i = 0; i < pixels;) {
     // A window inside the input whose last block ends within it, or none.
     const int8_t* window = nullptr;
     if (w.y >= 0 && w.x >= 0 && w.y <= g.y_last && w.x <= g.x_last) {
       window = w.image + w.y * g.row_bytes + w.x * g.depth;
       if (reinterpret_cast<uintptr_t>(window) + g.span > g.input_end) window = nullptr;
     }
-    pixel<R>(g, w.image, w.y, w.x, window, o.filter, o.quant, range, out);
-    if (i + 1 < pixels) w.advance(p);
+    int32_t count = 1;
+    if (window != nullptr && g.run_limit > 0) {
+      // The adjacent pixels of this output row whose windows are so too.
+      const int32_t limit = p.output_w - w.ox < g.run_limit ? p.output_w - w.ox : g.run_limit;
+      while (count < limit && int64_t{w.x} + int64_t{count} * p.stride_w <= g.x_last &&
+             reinterpret_cast<uintptr_t>(window) + uintptr_t(count) * uintptr_t(g.pixel_step) +
+                     g.span <=
+                 g.input_end)
+        ++count;
+      inner_run<R>(g, window, g.pixel_step, count, o.filter, o.quant, range, out, p.output_depth);
+    } else {  // at an edge, or more groups than one call's sums
+      pixel<R>(g, w.image, w.y, w.x, window, o.filter, o.quant, range, out);
+    }
+    out += count * p.output_depth;
+    for (int32_t k = 0; k < count; ++k, ++i)
+      if (i + 1 < pixels) w.advance(p);
   }
 }
 

@@ -81,8 +81,12 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
 }  // namespace
 
 LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
-  LoweredOp lowered = lower_by_family(graph, op, target);
+  VariantChoice choice;
+  Target noted = target;
+  noted.choice = &choice;
+  LoweredOp lowered = lower_by_family(graph, op, noted);
   lowered.macs = operation_macs(graph, op);
+  lowered.choice = choice;
   return lowered;
 }
 

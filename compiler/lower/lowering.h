@@ -17,6 +17,20 @@
 
 namespace tinyaot {
 
+// Why an operation got its kernel variant, for `tinyaot report`.
+struct VariantChoice {
+  enum class Reason : uint8_t {
+    kOnly = 0,     // the only variant for this operator, shape and ISA class
+    kFastest = 1,  // the cheapest of several by the family's cost model
+    kArena = 2,    // a faster variant's scratch would raise the arena (--prefer memory)
+    kRescale = 3,  // the family's reference: a channel's rescale is not the usual case
+  };
+  Reason reason = Reason::kOnly;
+  uint32_t candidates = 1;  // variants that could run the operation
+  std::string faster;       // kArena: the variant passed over
+  uint32_t faster_scratch_bytes = 0;
+};
+
 struct Target {
   Core core = Core::kCortexM4;
   IsaClass isa = IsaClass::kDsp;
@@ -25,6 +39,9 @@ struct Target {
   // operation whose scratch would raise the arena's peak: a slower
   // variant that needs none keeps the arena at the activations' bound.
   uint32_t max_scratch_bytes = UINT32_MAX;
+  // Where choose_variant records why it chose (lower_operation sets it for
+  // the operation it lowers); nullptr records nothing.
+  VariantChoice* choice = nullptr;
 };
 
 // Any compile failure: the message names what and where.
@@ -66,6 +83,7 @@ struct LoweredOp {
   std::vector<uint32_t> input_slices;
   // Multiply-accumulates of the operation (compiler/lower/operation_macs.h).
   uint64_t macs = 0;
+  VariantChoice choice;
 };
 
 template <typename Params>

@@ -33,11 +33,16 @@ struct VariantCandidate {
 // and whose scratch fits the target's cap; among equal costs the one listed
 // first. When no candidate fits the cap, the cap is dropped: the family's
 // reference variant, applicable everywhere, guarantees an answer.
+// Records in target.choice (when set) why: the only candidate, the fastest
+// of several, or the fastest whose scratch fits the cap, naming the faster
+// one passed over.
 template <typename Params, size_t N>
 KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const Params& params,
                         const Target& target) {
   const VariantCandidate<Params>* best = nullptr;
-  uint64_t best_cost = 0;
+  const KernelDescriptor* fastest_over_cap = nullptr;
+  uint64_t best_cost = 0, over_cap_cost = 0;
+  uint32_t applicable = 0, over_cap_scratch = 0;
   for (const VariantCandidate<Params>& candidate : candidates) {
     const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(candidate.kernel));
     if (descriptor == nullptr) throw CompileError("internal: variant not in the registry");
@@ -45,9 +50,17 @@ KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const P
       throw CompileError(std::string("internal: params size mismatch for ") + descriptor->name);
     if (static_cast<uint8_t>(descriptor->isa) > static_cast<uint8_t>(target.isa)) continue;
     if (candidate.applies != nullptr && !candidate.applies(params)) continue;
+    ++applicable;
     const uint32_t scratch = descriptor->scratch_bytes ? descriptor->scratch_bytes(&params) : 0;
-    if (scratch > target.max_scratch_bytes) continue;
     const uint64_t cost = candidate.cost(params);
+    if (scratch > target.max_scratch_bytes) {
+      if (fastest_over_cap == nullptr || cost < over_cap_cost) {
+        fastest_over_cap = descriptor;
+        over_cap_cost = cost;
+        over_cap_scratch = scratch;
+      }
+      continue;
+    }
     if (best == nullptr || cost < best_cost) {
       best = &candidate;
       best_cost = cost;
@@ -61,6 +74,18 @@ KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const P
   if (best == nullptr)
     throw CompileError(std::string("internal: no variant applies for ISA class ") +
                        isa_name(target.isa));
+  if (target.choice != nullptr) {
+    VariantChoice& choice = *target.choice;
+    choice = VariantChoice{};
+    choice.candidates = applicable;
+    if (fastest_over_cap != nullptr && over_cap_cost < best_cost) {
+      choice.reason = VariantChoice::Reason::kArena;
+      choice.faster = fastest_over_cap->name;
+      choice.faster_scratch_bytes = over_cap_scratch;
+    } else if (applicable > 1) {
+      choice.reason = VariantChoice::Reason::kFastest;
+    }
+  }
   return best->kernel;
 }
 
@@ -72,8 +97,13 @@ template <typename Params, size_t N>
 KernelId choose_weighted_variant(const VariantCandidate<Params> (&candidates)[N],
                                  const Params& params, const Target& target,
                                  const std::vector<ChannelQuant>& quant) {
-  if (!every_channel_has_fast_rescale(quant.data(), static_cast<int64_t>(quant.size())))
+  if (!every_channel_has_fast_rescale(quant.data(), static_cast<int64_t>(quant.size()))) {
+    if (target.choice != nullptr) {
+      *target.choice = VariantChoice{};
+      target.choice->reason = VariantChoice::Reason::kRescale;
+    }
     return candidates[0].kernel;
+  }
   return choose_variant(candidates, params, target);
 }
 

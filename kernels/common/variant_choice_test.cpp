@@ -53,6 +53,33 @@ TEST(VariantChoice, AScratchCapPicksTheCheapestVariantThatFitsIt) {
             KernelId::conv2d_s8_im2col_mve);
 }
 
+TEST(VariantChoice, RecordsWhyForTheReport) {
+  Conv2dParams p{};
+  p.batches = p.input_h = p.input_w = p.output_h = p.output_w = 4;
+  p.filter_h = p.filter_w = p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
+  p.input_depth = p.filter_depth = 8;
+  p.output_depth = 4;
+  VariantChoice choice;
+  Target t = target(IsaClass::kMve, 0);
+  t.choice = &choice;
+  // The MVE variant (cost 10) needs scratch over the cap: passed over, named.
+  EXPECT_EQ(choose_variant(kCandidates, p, t), KernelId::conv2d_s8_1x1);
+  EXPECT_EQ(choice.reason, VariantChoice::Reason::kArena);
+  EXPECT_EQ(choice.faster, "conv2d_s8_im2col_mve");
+  EXPECT_EQ(choice.faster_scratch_bytes, kernel_conv2d_s8_im2col_mve.scratch_bytes(&p));
+  EXPECT_EQ(choice.candidates, 3u);
+  t.max_scratch_bytes = UINT32_MAX;
+  EXPECT_EQ(choose_variant(kCandidates, p, t), KernelId::conv2d_s8_im2col_mve);
+  EXPECT_EQ(choice.reason, VariantChoice::Reason::kFastest);
+  EXPECT_TRUE(choice.faster.empty());
+  // On a scalar core with a shallow input only the reference applies.
+  p.input_depth = 4;
+  t.isa = IsaClass::kScalar;
+  EXPECT_EQ(choose_variant(kCandidates, p, t), KernelId::conv2d_s8_ref);
+  EXPECT_EQ(choice.reason, VariantChoice::Reason::kOnly);
+  EXPECT_EQ(choice.candidates, 1u);
+}
+
 TEST(VariantChoice, SkipsCandidatesWhosePredicateFails) {
   Conv2dParams p{};
   p.input_depth = 4;

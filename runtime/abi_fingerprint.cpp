@@ -24,10 +24,10 @@ uint32_t abi_fingerprint(const KernelDescriptor& d) {
   uint32_t hash = 2166136261u;
   hash = fnv1a_string(hash, d.name);
   hash = fnv1a_string(hash, d.op);
-  const uint32_t numbers[] = {d.version,    d.params_bytes, d.min_inputs,
-                              d.max_inputs, d.num_outputs,  static_cast<uint32_t>(d.isa)};
-  hash = fnv1a(hash, numbers, sizeof(numbers));
-  return fnv1a_string(hash, d.signature);
+  const uint32_t numbers[] = {d.version,       d.params_bytes, d.min_inputs,
+                              d.max_inputs,    d.num_outputs,  static_cast<uint32_t>(d.isa),
+                              d.signature.hash};
+  return fnv1a(hash, numbers, sizeof(numbers));
 }
 
 }  // namespace tinyaot

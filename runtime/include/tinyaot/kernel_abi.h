@@ -61,6 +61,17 @@ using KernelValidateFn = Status (*)(const void* params, const OperandView* input
 // it and compares.
 using KernelScratchFn = uint32_t (*)(const void* params);
 
+// A variant's operands and parameter struct in words, kept as the FNV-1a
+// hash of the text alone: the compiler computes it from the literal, so
+// the text itself takes no flash in a firmware (it is only ever compared,
+// through abi_fingerprint).
+struct KernelSignature {
+  uint32_t hash;
+  constexpr KernelSignature(const char* text) : hash(2166136261u) {  // NOLINT: implicit
+    for (; *text; ++text) hash = (hash ^ static_cast<uint8_t>(*text)) * 16777619u;
+  }
+};
+
 struct KernelDescriptor {
   const char* name;       // variant: operator, type, shape case, ISA
   const char* op;         // operator family, e.g. "conv2d"
@@ -72,15 +83,16 @@ struct KernelDescriptor {
   IsaClass isa;
   // Operands and parameter struct in words, e.g.
   // "input:s8, filter:s8, channel_quant:ChannelQuant -> output:s8;
-  //  params=Conv2dParams". Part of the ABI fingerprint.
-  const char* signature;
+  //  params=Conv2dParams" (kept as its hash). Part of the ABI fingerprint.
+  KernelSignature signature;
   KernelRunFn run;
   KernelValidateFn validate;
   KernelScratchFn scratch_bytes;  // nullptr: the variant needs no scratch
 };
 
-// FNV-1a over name, version, params size, operand counts and signature:
-// what the program records per kernel and the loader compares.
+// FNV-1a over name, operator, version, params size, operand counts, ISA
+// class and the signature's hash: what the program records per kernel and
+// the loader compares.
 uint32_t abi_fingerprint(const KernelDescriptor& descriptor);
 
 // The registry: every kernel variant this build holds, indexed by its id

@@ -31,17 +31,6 @@ struct Writer {
 
 }  // namespace
 
-const char* status_name(Status status) {
-  switch (status) {
-#define TINYAOT_STATUS_NAME(name, text) \
-  case Status::name:                    \
-    return #name;
-    TINYAOT_STATUS_LIST(TINYAOT_STATUS_NAME)
-#undef TINYAOT_STATUS_NAME
-  }
-  return "kUnknownStatus";
-}
-
 const char* status_text(Status status) {
   switch (status) {
 #define TINYAOT_STATUS_TEXT(name, text) \

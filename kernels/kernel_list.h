@@ -64,7 +64,8 @@
   X(avg_pool2d_s8_sum16) \
   X(avg_pool2d_s8_sum32) \
   X(max_pool2d_s8_words) \
-  X(conv2d_s8_window_mve)
+  X(conv2d_s8_window_mve) \
+  X(depthwise_conv2d_s8_dsp_3x3)
 // clang-format on
 
 namespace tinyaot {

@@ -137,7 +137,10 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
     const auto p = params_of<DepthwiseConv2dParams>(op);
     const char* scalar =
         is_depthwise_3x3_case(p) ? "depthwise_conv2d_s8_3x3" : "depthwise_conv2d_s8_scalar";
-    EXPECT_EQ(op.kernel, isa == IsaClass::kScalar ? scalar : "depthwise_conv2d_s8_dsp") << label;
+    // DSP and MVE: the 3x3 case's build of the DSP code where it holds.
+    const char* dsp =
+        is_depthwise_dsp_3x3_case(p) ? "depthwise_conv2d_s8_dsp_3x3" : "depthwise_conv2d_s8_dsp";
+    EXPECT_EQ(op.kernel, isa == IsaClass::kScalar ? scalar : dsp) << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   } else if (op.family == "fully_connected") {
     EXPECT_EQ(op.kernel, isa == IsaClass::kMve   ? "fully_connected_s8_mve"

@@ -42,6 +42,12 @@ extern const KernelDescriptor kernel_depthwise_conv2d_s8_3x3;
 // depthwise_conv2d_cases.h, twice the model's bytes).
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_dsp;
 
+// The same code and operands, built only for the 3x3 case
+// (is_depthwise_dsp_3x3_case: 3x3 filter, multiplier 1, every window 2 or
+// 3 taps each way), so that a library exported for such programs links
+// none of the other loops.
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_dsp_3x3;
+
 // Any core: any filter, stride, padding, dilation and depth multiplier;
 // the reference's operands, no scratch.
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_scalar;

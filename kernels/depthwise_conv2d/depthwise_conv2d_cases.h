@@ -10,6 +10,7 @@
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/window_checks.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_window.h"
 
 namespace tinyaot {
 
@@ -65,7 +66,27 @@ inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
          p.dilation_w == 1;
 }
 
-// The DSP variant's weight layout, in the order its loops read them,
+// Whether every window of an axis (depthwise_window.h) holds 2 or 3 taps.
+inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad, int32_t size,
+                                int32_t filter, int32_t dilation) {
+  for (int32_t i = 0; i < outputs; ++i) {
+    const int32_t taps = tap_range(i * stride - pad, size, filter, dilation).count;
+    if (taps < 2 || taps > 3) return false;
+  }
+  return true;
+}
+
+// The DSP variants' 3x3 case: a 3x3 filter, multiplier 1, and windows of
+// 2 or 3 taps each way (kws's and vww's depthwise layers), which
+// depthwise_conv2d_s8_dsp_3x3 serves with only those loops. Each output
+// row and column is checked once: O(output_h + output_w).
+inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
+  return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 &&
+         axis_windows_2_or_3(p.output_h, p.stride_h, p.pad_top, p.input_h, 3, p.dilation_h) &&
+         axis_windows_2_or_3(p.output_w, p.stride_w, p.pad_left, p.input_w, 3, p.dilation_w);
+}
+
+// The DSP variants' weight layout, in the order its loops read them,
 // each weight widened to int16 at compile time. Output channel o =
 // c * depth_multiplier + m. Three kinds of blocks, one after the other:
 //  - channel groups: for each m, the input channels in groups of four
@@ -144,16 +165,21 @@ inline void order_depthwise_dsp_weights(const DepthwiseConv2dParams& p, const in
     }
 }
 
+// Whether `kernel` takes the DSP layout.
+inline bool takes_depthwise_dsp_layout(const KernelDescriptor* kernel) {
+  return kernel == &kernel_depthwise_conv2d_s8_dsp || kernel == &kernel_depthwise_conv2d_s8_dsp_3x3;
+}
+
 // Bytes per weight of `kernel`'s weight operand (the DSP layout widens).
 inline int32_t depthwise_weight_bytes(const KernelDescriptor* kernel) {
-  return kernel == &kernel_depthwise_conv2d_s8_dsp ? 2 : 1;
+  return takes_depthwise_dsp_layout(kernel) ? 2 : 1;
 }
 
 // The weights in `kernel`'s layout (`ordered`: depthwise_weight_bytes
 // times the model's bytes); false when it takes the model's order.
 inline bool order_depthwise_weights(const KernelDescriptor* kernel, const DepthwiseConv2dParams& p,
                                     const int8_t* model, int8_t* ordered) {
-  if (kernel == &kernel_depthwise_conv2d_s8_dsp) {
+  if (takes_depthwise_dsp_layout(kernel)) {
     order_depthwise_dsp_weights(p, model, ordered);
     return true;
   }

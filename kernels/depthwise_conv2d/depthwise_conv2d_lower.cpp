@@ -45,6 +45,7 @@ const VariantCandidate<DepthwiseConv2dParams> kVariants[] = {
     {KernelId::depthwise_conv2d_s8_ref, nullptr, reference_cost},
     {KernelId::depthwise_conv2d_s8_3x3, is_depthwise_3x3_case, filter_3x3_cost},
     {KernelId::depthwise_conv2d_s8_scalar, nullptr, scalar_cost},
+    {KernelId::depthwise_conv2d_s8_dsp_3x3, is_depthwise_dsp_3x3_case, dsp_cost},  // first: ties
     {KernelId::depthwise_conv2d_s8_dsp, nullptr, dsp_cost},
 };
 

@@ -14,6 +14,13 @@
 // input channels (one word load, as for M = 1; the outputs M apart); for
 // the channels past the last group, their outputs four at a time (one
 // byte, the same value in every lane), then one at a time. No scratch.
+//
+// Two descriptors share this code: depthwise_conv2d_s8_dsp builds every
+// window shape and multiplier, depthwise_conv2d_s8_dsp_3x3 only what a 3x3
+// filter with multiplier 1 whose windows are 2 or 3 taps along each axis
+// reaches (its case, depthwise_conv2d_cases.h). Each is its own run
+// function, so an exported library that holds only the second links
+// neither the general loops nor the multiplier paths.
 #include <type_traits>
 
 #include "kernels/common/dsp_words.h"
@@ -45,6 +52,32 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs, 2);
   return status != Status::kOk ? status : validate_fast_depthwise_quant(p, inputs);
 }
+
+Status validate_3x3(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                    const OperandView* outputs, uint32_t num_outputs) {
+  const Status status = validate(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_depthwise_dsp_3x3_case(*static_cast<const DepthwiseConv2dParams*>(raw))
+             ? Status::kOk
+             : Status::kBadParams;
+}
+
+// Which paths a descriptor's code holds: every one, or the 3x3 case's
+// (windows of 2 or 3 taps each way, outputs adjacent, no multiplier
+// groups).
+struct AnyShape {
+  static constexpr bool kAnyShape = true;
+};
+struct Shape3x3 {
+  static constexpr bool kAnyShape = false;
+};
+
+// Which outputs a group loop writes: adjacent ones (multiplier 1, and
+// every multiplier group), ones `stride` apart (channel groups with a
+// multiplier above 1), or either, decided per call. The 3x3 case's window
+// loops come as the first two, so the 3x3 build holds only the adjacent
+// ones and the general build shares them.
+enum class Outputs { kAdjacent, kStrided, kEither };
 
 // Four lanes' wrapping int32 accumulators: lane j is output j * stride of
 // the group.
@@ -298,7 +331,7 @@ TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_groups(const uint32_t*
 // Not inlined: on its own the function has every register for the sums,
 // the pointers and the offset, where inlined into the pixel loops GCC
 // spills them; and one call serves all the groups of a pixel.
-template <Rounding R, typename Tap, int32_t kRows, int32_t kCols>
+template <Rounding R, Outputs kOutputs, typename Tap, int32_t kRows, int32_t kCols>
 __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWindow& win,
                                           const Walk& walk, const DepthwiseConv2dParams& p) {
   // The run's fields as locals: a store through int8_t* may alias them.
@@ -315,7 +348,7 @@ __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWi
     const uint32_t* w = first_w;
     const ChannelQuant* q = first_q;
     int8_t* out = pixel_out;
-    if (stride == 1) {
+    if (kOutputs == Outputs::kAdjacent || (kOutputs == Outputs::kEither && stride == 1)) {
       // Adjacent outputs: the sums of up to kChunk groups first, then
       // their output steps in one loop (finish_groups), so that neither
       // phase holds the other's registers.
@@ -357,31 +390,38 @@ __attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWi
   }
 }
 
-template <Rounding R, typename Tap>
 using RunFn = void (*)(const GroupRun&, const DepthwiseWindow&, const Walk&,
                        const DepthwiseConv2dParams&);
 
-// The group loop for a window: the 3x3 filter inside and at its edges
-// unrolled, any other the general loop.
-template <Rounding R>
-inline RunFn<R, ChannelTap> channel_run_fn(const DepthwiseWindow& win) {
-  if (win.cols == 3) {
-    if (win.rows == 3) return run_groups<R, ChannelTap, 3, 3>;
-    if (win.rows == 2) return run_groups<R, ChannelTap, 2, 3>;
-    return run_groups<R, ChannelTap, 0, 3>;
-  }
-  if (win.cols == 2) {
-    if (win.rows == 3) return run_groups<R, ChannelTap, 3, 2>;
-    if (win.rows == 2) return run_groups<R, ChannelTap, 2, 2>;
-    return run_groups<R, ChannelTap, 0, 2>;
-  }
-  return run_groups<R, ChannelTap, 0, 0>;
+// The group loop for a window of 2 or 3 taps each way, unrolled.
+template <Rounding R, Outputs kOutputs>
+inline RunFn run_fn_2_or_3(const DepthwiseWindow& win) {
+  if (win.cols == 3)
+    return win.rows == 3 ? run_groups<R, kOutputs, ChannelTap, 3, 3>
+                         : run_groups<R, kOutputs, ChannelTap, 2, 3>;
+  return win.rows == 3 ? run_groups<R, kOutputs, ChannelTap, 3, 2>
+                       : run_groups<R, kOutputs, ChannelTap, 2, 2>;
 }
 
+// The group loop for a window: the 3x3 filter inside and at its edges
+// unrolled, a row of 3 or 2 taps too, any other the general loop. The 3x3
+// case has only the first kind, and adjacent outputs.
+template <Rounding R, typename Shape>
+inline RunFn channel_run_fn(const DepthwiseWindow& win, int32_t stride) {
+  if (!Shape::kAnyShape) return run_fn_2_or_3<R, Outputs::kAdjacent>(win);
+  if ((win.cols == 2 || win.cols == 3) && (win.rows == 2 || win.rows == 3))
+    return stride == 1 ? run_fn_2_or_3<R, Outputs::kAdjacent>(win)
+                       : run_fn_2_or_3<R, Outputs::kStrided>(win);
+  if (win.cols == 3) return run_groups<R, Outputs::kEither, ChannelTap, 0, 3>;
+  if (win.cols == 2) return run_groups<R, Outputs::kEither, ChannelTap, 0, 2>;
+  return run_groups<R, Outputs::kEither, ChannelTap, 0, 0>;
+}
+
+// Multiplier groups: adjacent outputs.
 template <Rounding R>
-inline RunFn<R, MultiplierTap> multiplier_run_fn(const DepthwiseWindow& win) {
-  if (win.cols == 3 && win.rows == 3) return run_groups<R, MultiplierTap, 3, 3>;
-  return run_groups<R, MultiplierTap, 0, 0>;
+inline RunFn multiplier_run_fn(const DepthwiseWindow& win) {
+  if (win.cols == 3 && win.rows == 3) return run_groups<R, Outputs::kAdjacent, MultiplierTap, 3, 3>;
+  return run_groups<R, Outputs::kAdjacent, MultiplierTap, 0, 0>;
 }
 
 // One output's sum with a single int16 weight per tap.
@@ -400,7 +440,7 @@ __attribute__((noinline)) int8_t single_output(const int8_t* x, const int16_t* w
   return fast_output_step<R>(acc, q, p);
 }
 
-template <Rounding R>
+template <Rounding R, typename Shape>
 TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
                                 const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
@@ -441,7 +481,7 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
         if (l.groups > 0) {
           // For each m, the channel groups: outputs M apart, the next
           // group 4 input channels and 4 * M outputs on.
-          const RunFn<R, ChannelTap> groups = channel_run_fn<R>(win);
+          const RunFn groups = channel_run_fn<R, Shape>(win, multiplier);
           run.count = l.groups;
           run.x_step = kDepthwiseDspGroup;
           run.o_step = kDepthwiseDspGroup * multiplier;
@@ -457,17 +497,19 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
         for (int32_t r = 0; r < l.rest; ++r) {
           const int32_t c = grouped + r;
           const int32_t o = c * multiplier;
-          if (l.mult_groups > 0) {
-            // The channel's outputs four at a time, adjacent.
-            run.x = win.input + c;
-            run.w = mult_weights + r * l.mult_groups * walk.group_words + first_words;
-            run.count = l.mult_groups;
-            run.x_step = 0;
-            run.o_step = kDepthwiseDspGroup;
-            run.stride = 1;
-            run.q = quant + o;
-            run.out = out + o;
-            multiplier_run_fn<R>(win)(run, win, walk, p);
+          if constexpr (Shape::kAnyShape) {
+            if (l.mult_groups > 0) {
+              // The channel's outputs four at a time, adjacent.
+              run.x = win.input + c;
+              run.w = mult_weights + r * l.mult_groups * walk.group_words + first_words;
+              run.count = l.mult_groups;
+              run.x_step = 0;
+              run.o_step = kDepthwiseDspGroup;
+              run.stride = 1;
+              run.q = quant + o;
+              run.out = out + o;
+              multiplier_run_fn<R>(win)(run, win, walk, p);
+            }
           }
           const int16_t* w = single_weights + r * l.singles * l.taps + win.first_tap;
           for (int32_t t = 0; t < l.singles; ++t, w += l.taps) {
@@ -483,14 +525,27 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
   }
 }
 
+template <typename Shape>
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
   with_rounding(args.rounding, [&](auto mode) {
-    convolve<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
+    convolve<decltype(mode)::value, Shape>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;
 }
+
+// Both descriptors' operands and parameters.
+constexpr char kSignature[] =
+    "input:s8[batches,input_h,input_w,input_depth], "
+    "filter:s16{[depth_multiplier][input_depth/4][filter_h][filter_w][2][2],"
+    "[input_depth%4][depth_multiplier/4][filter_h][filter_w][2][2],"
+    "[input_depth%4][depth_multiplier%4][filter_h][filter_w]}, "
+    "quant:ChannelQuant[input_depth*depth_multiplier] "
+    "-> output:s8[batches,output_h,output_w,input_depth*depth_multiplier]; "
+    "params=DepthwiseConv2dParams{batches,input_h,input_w,input_depth,depth_multiplier,"
+    "filter_h,filter_w,output_h,output_w,stride_h,stride_w,dilation_h,dilation_w,pad_top,"
+    "pad_left,input_offset,output_offset,act_min,act_max}";
 
 }  // namespace
 
@@ -503,17 +558,25 @@ const KernelDescriptor kernel_depthwise_conv2d_s8_dsp = {
     3,
     1,
     IsaClass::kDsp,
-    "input:s8[batches,input_h,input_w,input_depth], "
-    "filter:s16{[depth_multiplier][input_depth/4][filter_h][filter_w][2][2],"
-    "[input_depth%4][depth_multiplier/4][filter_h][filter_w][2][2],"
-    "[input_depth%4][depth_multiplier%4][filter_h][filter_w]}, "
-    "quant:ChannelQuant[input_depth*depth_multiplier] "
-    "-> output:s8[batches,output_h,output_w,input_depth*depth_multiplier]; "
-    "params=DepthwiseConv2dParams{batches,input_h,input_w,input_depth,depth_multiplier,"
-    "filter_h,filter_w,output_h,output_w,stride_h,stride_w,dilation_h,dilation_w,pad_top,"
-    "pad_left,input_offset,output_offset,act_min,act_max}",
-    run,
+    kSignature,
+    run<AnyShape>,
     validate,
+    nullptr,
+};
+
+// The same operands, in the 3x3 case alone (is_depthwise_dsp_3x3_case).
+const KernelDescriptor kernel_depthwise_conv2d_s8_dsp_3x3 = {
+    "depthwise_conv2d_s8_dsp_3x3",
+    "depthwise_conv2d",
+    1,
+    sizeof(DepthwiseConv2dParams),
+    3,
+    3,
+    1,
+    IsaClass::kDsp,
+    kSignature,
+    run<Shape3x3>,
+    validate_3x3,
     nullptr,
 };
 

@@ -88,6 +88,44 @@ TEST(DepthwiseConv2dVariants, DspAndScalarNeedNoScratchAndTakeAnyMultiplier) {
   EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p, 2), Status::kOk);
 }
 
+// kws's depthwise layer: 25x5, 3x3, padding 1, stride 1: windows of 2
+// (at the edges) and 3 taps, so the 3x3 build takes it; with one input
+// row (one tap at most vertically), a 1x1 or 5x5 filter, multiplier 2 or
+// its windows cut to one tap by the stride and padding it does not.
+TEST(DepthwiseConv2dVariants, Dsp3x3TakesWindowsOfTwoOrThreeTapsOnly) {
+  DepthwiseConv2dParams p{};
+  p.batches = 1;
+  p.input_h = p.output_h = 25;
+  p.input_w = p.output_w = 5;
+  p.input_depth = 6;  // one group and two singles
+  p.depth_multiplier = 1;
+  p.filter_h = p.filter_w = 3;
+  p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1;
+  p.pad_top = p.pad_left = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  EXPECT_TRUE(is_depthwise_dsp_3x3_case(p));
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p, 2), Status::kOk);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p), Status::kBadParams);  // int8
+  DepthwiseConv2dParams one_row = p;
+  one_row.input_h = one_row.output_h = 1;
+  DepthwiseConv2dParams multiplied = p;
+  multiplied.depth_multiplier = 2;
+  DepthwiseConv2dParams wide = p;
+  wide.filter_w = 5;
+  wide.pad_left = 2;
+  DepthwiseConv2dParams skipping = p;  // stride 3, padding 2: the first window holds one tap
+  skipping.stride_w = 3;
+  skipping.pad_left = 2;
+  skipping.output_w = 2;
+  for (const DepthwiseConv2dParams& q : {one_row, multiplied, wide, skipping}) {
+    EXPECT_FALSE(is_depthwise_dsp_3x3_case(q));
+    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, q, 2), Status::kOk);
+    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, q, 2), Status::kBadParams);
+  }
+}
+
 // Little-endian int16 at byte offset `at`.
 int32_t int16_at(const std::vector<int8_t>& bytes, size_t at) {
   return static_cast<int16_t>(uint16_t(uint8_t(bytes[at])) | uint16_t(uint8_t(bytes[at + 1])) << 8);

@@ -65,7 +65,12 @@
   X(avg_pool2d_s8_sum32) \
   X(max_pool2d_s8_words) \
   X(conv2d_s8_window_mve) \
-  X(depthwise_conv2d_s8_dsp_3x3)
+  X(depthwise_conv2d_s8_dsp_3x3) \
+  X(add_s8_mve) \
+  X(sub_s8_mve) \
+  X(mul_s8_mve) \
+  X(avg_pool2d_s8_mve) \
+  X(max_pool2d_s8_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernels/elementwise/elementwise.h"
+#include "kernels/elementwise/elementwise_mve.h"
 
 namespace tinyaot {
 
@@ -49,6 +50,20 @@ inline bool is_add_sub_flat_case(const AddSubParams& p) {
                   : (second_exact && is_smaller_input_scale(p.input1_multiplier, p.input1_shift));
   return is_flat_broadcast(p.shape) && other_fits && p.left_shift == 20 &&
          p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -23;
+}
+
+// The case of the MVE variants (add_s8_mve, sub_s8_mve): rows contiguous in
+// both inputs (elementwise_mve.h), one input exact and the other exact or
+// a rescale below 0.5, the output a right shift (any: the vector step adds
+// the output offset after the shift).
+inline bool is_add_sub_mve_case(const AddSubParams& p) {
+  const bool first_exact = is_exact_input_scale(p.input1_multiplier, p.input1_shift);
+  const bool second_exact = is_exact_input_scale(p.input2_multiplier, p.input2_shift);
+  const bool other_fits =
+      first_exact ? (second_exact || is_smaller_input_scale(p.input2_multiplier, p.input2_shift))
+                  : (second_exact && is_smaller_input_scale(p.input1_multiplier, p.input1_shift));
+  return is_row_broadcast(p.shape) && other_fits && p.left_shift == 20 &&
+         p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -31;
 }
 
 }  // namespace tinyaot

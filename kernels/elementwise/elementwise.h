@@ -75,5 +75,8 @@ extern const KernelDescriptor kernel_minimum_s8_ref;
 extern const KernelDescriptor kernel_add_s8_flat;
 extern const KernelDescriptor kernel_sub_s8_flat;
 extern const KernelDescriptor kernel_mul_s8_fast;
+extern const KernelDescriptor kernel_add_s8_mve;
+extern const KernelDescriptor kernel_sub_s8_mve;
+extern const KernelDescriptor kernel_mul_s8_mve;
 
 }  // namespace tinyaot

@@ -162,15 +162,21 @@ uint64_t elements(const AddSubParams& p) {
 // the flat loop 16 on M4, 20 on M3 (72 on M0).
 uint64_t reference_cost(const AddSubParams& p) { return 69 * elements(p); }
 uint64_t flat_cost(const AddSubParams& p) { return 20 * elements(p); }
+// MVE: about 17 instructions per four elements, plus a row's tail.
+uint64_t mve_cost(const AddSubParams& p) {
+  return 5 * elements(p) + 20 * (elements(p) / uint64_t(p.shape.dims[kBroadcastRank - 1]));
+}
 
 const VariantCandidate<AddSubParams> kAddVariants[] = {
     {KernelId::add_s8_ref, nullptr, reference_cost},
     {KernelId::add_s8_flat, is_add_sub_flat_case, flat_cost},
+    {KernelId::add_s8_mve, is_add_sub_mve_case, mve_cost},
 };
 
 const VariantCandidate<AddSubParams> kSubVariants[] = {
     {KernelId::sub_s8_ref, nullptr, reference_cost},
     {KernelId::sub_s8_flat, is_add_sub_flat_case, flat_cost},
+    {KernelId::sub_s8_mve, is_add_sub_mve_case, mve_cost},
 };
 
 uint64_t elements(const MulParams& p) {
@@ -183,10 +189,15 @@ uint64_t elements(const MulParams& p) {
 // SMMLAR (SMLAL, or quant.h's halves on M0) with the offset folded in.
 uint64_t mul_reference_cost(const MulParams& p) { return 40 * elements(p); }
 uint64_t mul_fast_cost(const MulParams& p) { return 20 * elements(p); }
+// MVE: about 14 instructions per four elements, plus a row's tail.
+uint64_t mul_mve_cost(const MulParams& p) {
+  return 4 * elements(p) + 20 * (elements(p) / uint64_t(p.shape.dims[kBroadcastRank - 1]));
+}
 
 const VariantCandidate<MulParams> kMulVariants[] = {
     {KernelId::mul_s8_ref, nullptr, mul_reference_cost},
     {KernelId::mul_s8_fast, is_mul_fast_case, mul_fast_cost},
+    {KernelId::mul_s8_mve, is_mul_mve_case, mul_mve_cost},
 };
 
 LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& target,

@@ -246,6 +246,37 @@ TEST(ElementwiseLowering, AddComputesTfliteMultipliers) {
             (std::vector<int8_t>{4, 2, 0, 1, 2, 0}));
 }
 
+TEST(ElementwiseLowering, MveTargetsTakeTheVectorVariantsForRowsContiguousInBothInputs) {
+  // A row of input 2 repeated over input 1 (a per-channel operand): on MVE
+  // add_s8_mve, with the reference's bits; a scalar operand (a broadcast
+  // inside the row) stays with the scalar variants.
+  Graph graph;
+  graph.tensors = {int8_tensor({2, 3}, 0.5f, 3), int8_tensor({3}, 0.25f, -7),
+                   int8_tensor({2, 3}, 0.5f, 1), int8_tensor({1}, 0.25f, 0)};
+  Operation op;
+  op.type = OpType::kAdd;
+  op.inputs = {0, 1};
+  op.outputs = {2};
+  Target mve;
+  mve.core = Core::kCortexM55;
+  mve.isa = IsaClass::kMve;
+  const LoweredOp lowered = lower_add(graph, op, mve);
+  ASSERT_EQ(lowered.kernel, KernelId::add_s8_mve);
+  AddSubParams p;
+  ASSERT_EQ(lowered.params.size(), sizeof(p));
+  std::memcpy(&p, lowered.params.data(), sizeof(p));
+  const std::vector<int8_t> a = {3, -128, 127, 0, 50, -3}, b = {2, 127, -128};
+  EXPECT_EQ(run(kernel_add_s8_mve, p, a, b, 6), run(kernel_add_s8_ref, p, a, b, 6));
+  op.type = OpType::kSub;
+  EXPECT_EQ(lower_sub(graph, op, mve).kernel, KernelId::sub_s8_mve);
+  op.type = OpType::kMul;
+  EXPECT_EQ(lower_mul(graph, op, mve).kernel, KernelId::mul_s8_mve);
+  op.inputs = {0, 3};
+  EXPECT_NE(lower_mul(graph, op, mve).kernel, KernelId::mul_s8_mve);
+  op.type = OpType::kAdd;
+  EXPECT_NE(lower_add(graph, op, mve).kernel, KernelId::add_s8_mve);
+}
+
 TEST(ElementwiseLowering, RejectsBadOperands) {
   Graph graph;
   graph.tensors = {int8_tensor({2, 3}, 0.5f, 0), int8_tensor({3, 2}, 0.5f, 0),

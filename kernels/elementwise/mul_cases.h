@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/elementwise/elementwise.h"
+#include "kernels/elementwise/elementwise_mve.h"
 
 namespace tinyaot {
 
@@ -13,6 +14,14 @@ namespace tinyaot {
 // joins the rounding constant within int32 (add_sub_flat_math.h).
 inline bool is_mul_fast_case(const MulParams& p) {
   return p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -23;
+}
+
+// The case of mul_s8_mve: rows contiguous in both inputs (elementwise_mve.h)
+// and a right shift of any size (the vector step adds the output offset
+// after the shift).
+inline bool is_mul_mve_case(const MulParams& p) {
+  return is_row_broadcast(p.shape) && p.output_multiplier >= 0 && p.output_shift <= -1 &&
+         p.output_shift >= -31;
 }
 
 }  // namespace tinyaot

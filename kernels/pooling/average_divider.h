@@ -38,6 +38,11 @@ class AverageDivider {
 
   // The rounded average of `sum` over the count, for kSmallCounts only
   // counts within the reciprocal's range.
+  // The constants of `average` for counts within the reciprocal's range
+  // (the MVE variant applies them four lanes at a time).
+  int32_t half() const { return half_; }
+  uint32_t reciprocal() const { return reciprocal_; }
+
   template <bool kSmallCounts>
   int32_t average(int32_t sum) const {
     if (!kSmallCounts && reciprocal_ == 0) return divide_rounded(sum, count_);

@@ -40,5 +40,8 @@ extern const KernelDescriptor kernel_max_pool2d_s8_ref;
 extern const KernelDescriptor kernel_avg_pool2d_s8_sum16;  // windows of at most 256 cells
 extern const KernelDescriptor kernel_avg_pool2d_s8_sum32;
 extern const KernelDescriptor kernel_max_pool2d_s8_words;
+// MVE, 16 channels a vector (pool2d_s8_mve.cpp).
+extern const KernelDescriptor kernel_avg_pool2d_s8_mve;  // windows of at most 256 cells
+extern const KernelDescriptor kernel_max_pool2d_s8_mve;
 
 }  // namespace tinyaot

@@ -81,16 +81,22 @@ uint64_t reference_cost(const Pool2dParams& p) { return 8 * cell_visits(p) + 4 *
 uint64_t sum16_cost(const Pool2dParams& p) { return cell_visits(p) + 8 * outputs(p); }
 uint64_t sum32_cost(const Pool2dParams& p) { return 2 * cell_visits(p) + 12 * outputs(p); }
 uint64_t max_words_cost(const Pool2dParams& p) { return cell_visits(p) + 2 * outputs(p); }
+// MVE: 16 channels a vector, about 6 instructions per cell (average; 4
+// for max) and 32 per pixel to finish an average.
+uint64_t mve_average_cost(const Pool2dParams& p) { return cell_visits(p) / 3 + 2 * outputs(p); }
+uint64_t mve_max_cost(const Pool2dParams& p) { return cell_visits(p) / 4 + outputs(p) / 4; }
 
 const VariantCandidate<Pool2dParams> kAveragePoolVariants[] = {
     {KernelId::avg_pool2d_s8_ref, nullptr, reference_cost},
     {KernelId::avg_pool2d_s8_sum16, is_avg_pool2d_sum16_case, sum16_cost},
     {KernelId::avg_pool2d_s8_sum32, nullptr, sum32_cost},
+    {KernelId::avg_pool2d_s8_mve, is_avg_pool2d_sum16_case, mve_average_cost},
 };
 
 const VariantCandidate<Pool2dParams> kMaxPoolVariants[] = {
     {KernelId::max_pool2d_s8_ref, nullptr, reference_cost},
     {KernelId::max_pool2d_s8_words, nullptr, max_words_cost},
+    {KernelId::max_pool2d_s8_mve, nullptr, mve_max_cost},
 };
 
 template <size_t N>

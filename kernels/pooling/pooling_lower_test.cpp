@@ -55,5 +55,23 @@ TEST(PoolingLowering, AverageSumsIn16BitsUpTo256CellsAndIn32BitsBeyond) {
   }
 }
 
+TEST(PoolingLowering, MveTargetsTakeTheVectorVariants) {
+  Target mve;
+  mve.core = Core::kCortexM55;
+  mve.isa = IsaClass::kMve;
+  EXPECT_EQ(average_variant(
+                pool_graph(OpType::kAveragePool2d, 16, 16, 16, 1, Padding::kValid, 1, 1), mve),
+            KernelId::avg_pool2d_s8_mve);
+  EXPECT_EQ(
+      average_variant(pool_graph(OpType::kAveragePool2d, 7, 7, 3, 2, Padding::kSame, 4, 4), mve),
+      KernelId::avg_pool2d_s8_mve);
+  // Past 256 cells the 16-bit sums could overflow: the 32-bit variant.
+  EXPECT_EQ(average_variant(
+                pool_graph(OpType::kAveragePool2d, 17, 17, 17, 1, Padding::kValid, 1, 1), mve),
+            KernelId::avg_pool2d_s8_sum32);
+  const PoolGraph max = pool_graph(OpType::kMaxPool2d, 7, 7, 2, 2, Padding::kValid, 3, 3);
+  EXPECT_EQ(lower_max_pool2d(max.graph, max.op, mve).kernel, KernelId::max_pool2d_s8_mve);
+}
+
 }  // namespace
 }  // namespace tinyaot

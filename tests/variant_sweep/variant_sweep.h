@@ -293,7 +293,8 @@ inline int32_t draw_significand(Random& r) {
 }
 
 // Same-shape operands (now and then as several contiguous axes, or a
-// broadcast the flat variants refuse), TFLite's ADD quantization: the input
+// broadcast the flat variants refuse: a scalar, or a row repeated, which
+// the MVE variants take), TFLite's ADD quantization: the input
 // with the larger scale rescaled by exactly 0.5 (2^30, shift 0), the other
 // by the same or less, the output shift mostly where models put it (about
 // -20) but anywhere in the reference's range too.
@@ -312,10 +313,18 @@ inline bool draw_add_sub(Random& r, Case* c) {
     p.shape.strides1[kBroadcastRank - 3] = p.shape.strides2[kBroadcastRank - 3] = elements / 2;
   }
   c->input_bytes = c->filter_bytes = c->output_bytes = uint32_t(elements);
+  const int32_t rows = r.uniform(2, 8);
   if (r.one_in(10)) {  // input 2 broadcast along the only axis
     p.shape.strides2[kBroadcastRank - 1] = 0;
     for (int d = 0; d < kBroadcastRank - 1; ++d) p.shape.strides2[d] = 0;
     c->filter_bytes = 1;
+  } else if (r.one_in(6) && p.shape.dims[kBroadcastRank - 3] == 1 && elements % rows == 0) {
+    // input 2 a row repeated over input 1's rows (a per-channel operand)
+    p.shape.dims[kBroadcastRank - 2] = rows;
+    p.shape.dims[kBroadcastRank - 1] = elements / rows;
+    p.shape.strides1[kBroadcastRank - 2] = elements / rows;
+    p.shape.strides2[kBroadcastRank - 2] = 0;
+    c->filter_bytes = uint32_t(elements / rows);
   }
   p.input1_offset = draw_input_offset(r);
   p.input2_offset = draw_input_offset(r);

@@ -1,0 +1,76 @@
+// What the MVE element-wise variants (add_s8_mve, sub_s8_mve, mul_s8_mve)
+// share: their shape case, the walk over rows, and the requantization by
+// scalar constants. Freestanding, header-only.
+//
+// The case: the innermost axis contiguous in both inputs (or of one
+// element), any broadcast outside it. A row is then a plain vector loop
+// over three arrays; a same-shape operation is one row (the compiler folds
+// contiguous axes), a per-channel operand (a row repeated) one row per
+// pixel. A broadcast inside the row (a scalar operand) stays with the
+// scalar variants.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/quant.h"
+#include "kernels/elementwise/broadcast.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#endif
+
+namespace tinyaot {
+
+inline bool is_row_broadcast(const BroadcastShape& shape) {
+  constexpr int kInner = kBroadcastRank - 1;
+  return shape.dims[kInner] == 1 || (shape.strides1[kInner] == 1 && shape.strides2[kInner] == 1);
+}
+
+// row(a, b, out, n) for every row of the output in order: n elements of
+// `a`, `b` and `out` side by side (the row's first elements of each).
+template <typename Row>
+inline void broadcast_rows(const BroadcastShape& shape, const int8_t* a, const int8_t* b,
+                           int8_t* out, const Row& row) {
+  constexpr int kInner = kBroadcastRank - 1;
+  const int32_t length = shape.dims[kInner];
+  int32_t index[kInner] = {};
+  int32_t offset1 = 0;
+  int32_t offset2 = 0;
+  for (;;) {
+    row(a + offset1, b + offset2, out, length);
+    out += length;
+    int d = kInner - 1;
+    for (; d >= 0; --d) {
+      if (++index[d] < shape.dims[d]) {
+        offset1 += shape.strides1[d];
+        offset2 += shape.strides2[d];
+        break;
+      }
+      index[d] = 0;
+      offset1 -= shape.strides1[d] * (shape.dims[d] - 1);
+      offset2 -= shape.strides2[d] * (shape.dims[d] - 1);
+    }
+    if (d < 0) return;
+  }
+}
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+// requantize<R>(x, m, -s) on four lanes, for m >= 0 and a right shift
+// s >= 1 held in core registers (`negative_shift` = -s): the instructions
+// of output_step_mve.h's requantize_mve, whose comment says why they give
+// TFLite's bits and whose sweep check proves it on the core, in their
+// scalar-operand forms (VQRDMULH/VQDMULH Qd, Qn, Rm; VRSHL Qda, Rm).
+template <Rounding R>
+inline int32x4_t requantize_mve_n(int32x4_t x, int32_t multiplier, int32_t negative_shift) {
+  if constexpr (R == Rounding::kSingle) {
+    return vrshlq_n_s32(vqdmulhq_n_s32(x, multiplier), negative_shift);
+  } else {
+    const int32x4_t y = vqrdmulhq_n_s32(x, multiplier);
+    return vrshlq_n_s32(vqaddq_s32(y, vshrq_n_s32(y, 31)), negative_shift);
+  }
+}
+
+#endif
+
+}  // namespace tinyaot

@@ -1,0 +1,222 @@
+// AVERAGE_POOL_2D (windows of at most 256 cells) and MAX_POOL_2D on MVE,
+// bit-exact with the references: per output pixel the window clipped to
+// the input once (pool_walk.h), then for each block of 16 channels its
+// cells walked with the block in vector registers, the last block of 1-15
+// channels tail-predicated (VCTP; no scalar epilogue).
+//   max:     one VLDRB.8 and one VMAX.S8 per cell and 16 channels; the
+//            clamp is VMAX/VMIN, the store one VSTRB.8.
+//   average: two widening VLDRB.S16 and two VADD.I16 per cell and 16
+//            channels (16-bit sums are exact up to 256 cells, see
+//            pool_cases.h); then average_divider.h's rounded division
+//            eight lanes at a time: |sum| + count / 2 in 16 unsigned bits
+//            (VABS wraps -32768 to 32768 as unsigned), widened to 32 bits
+//            (VMOVLB/VMOVLT: even and odd lanes), times the reciprocal,
+//            >> 24, narrowed back into their lanes (VMOVNB/VMOVNT), the
+//            sign restored by XOR and subtract, clamped, stored by a
+//            narrowing VSTRB.16.
+#include "kernels/pooling/average_divider.h"
+#include "kernels/pooling/pool_cases.h"
+#include "kernels/pooling/pool_walk.h"
+#include "kernels/pooling/pool_window.h"
+#include "kernels/pooling/pooling.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#endif
+
+namespace tinyaot {
+namespace {
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+constexpr int32_t kLanes = 16;
+
+// The lanes of a block of `n` channels (all 16 for a whole block).
+inline mve_pred16_t byte_lanes(int32_t n) { return vctp8q(static_cast<uint32_t>(n)); }
+inline mve_pred16_t half_lanes(int32_t n) { return vctp16q(static_cast<uint32_t>(n < 0 ? 0 : n)); }
+
+// Channels [c, c + 16) of one window (kTail: the `n` < 16 left).
+template <bool kTail>
+inline void max_block(const PoolWindow& w, int32_t channels, int32_t c, int32_t n,
+                      int8x16_t act_min, int8x16_t act_max, int8_t* out) {
+  const mve_pred16_t lanes = byte_lanes(kTail ? n : kLanes);
+  int8x16_t largest = vdupq_n_s8(-128);
+  const int8_t* cell = w.first + c;
+  for (int32_t r = 0; r < w.rows; ++r, cell += w.row_skip) {
+    for (int32_t k = 0; k < w.cols; ++k, cell += channels)
+      largest = vmaxq_s8(largest, kTail ? vldrbq_z_s8(cell, lanes) : vldrbq_s8(cell));
+  }
+  largest = vminq_s8(vmaxq_s8(largest, act_min), act_max);
+  if (kTail) {
+    vstrbq_p_s8(out + c, largest, lanes);
+  } else {
+    vstrbq_s8(out + c, largest);
+  }
+}
+
+__attribute__((noinline)) void max_pool(const Pool2dParams& p, const int8_t* input,
+                                        int8_t* output) {
+  const int32_t channels = p.channels;
+  const int8x16_t act_min = vdupq_n_s8(static_cast<int8_t>(p.act_min));
+  const int8x16_t act_max = vdupq_n_s8(static_cast<int8_t>(p.act_max));
+  for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
+    int32_t c = 0;
+    for (; c + kLanes <= channels; c += kLanes)
+      max_block<false>(w, channels, c, kLanes, act_min, act_max, out);
+    if (c < channels) max_block<true>(w, channels, c, channels - c, act_min, act_max, out);
+  });
+}
+
+// The rounded average of eight 16-bit sums over one count.
+inline int16x8_t average_x8(int16x8_t sum, const AverageDivider& divider) {
+  const uint16x8_t magnitude =
+      vaddq_n_u16(vreinterpretq_u16_s16(vabsq_s16(sum)), static_cast<uint16_t>(divider.half()));
+  const uint32_t reciprocal = divider.reciprocal();
+  const uint32x4_t even =
+      vshrq_n_u32(vmulq_n_u32(vmovlbq_u16(magnitude), reciprocal), kReciprocalShift);
+  const uint32x4_t odd =
+      vshrq_n_u32(vmulq_n_u32(vmovltq_u16(magnitude), reciprocal), kReciprocalShift);
+  const int16x8_t quotient =
+      vreinterpretq_s16_u16(vmovntq_u32(vmovnbq_u32(vuninitializedq_u16(), even), odd));
+  const int16x8_t sign = vshrq_n_s16(sum, 15);  // -1 where the sum is negative
+  return vsubq_s16(veorq_s16(quotient, sign), sign);
+}
+
+template <bool kTail>
+inline void average_block(const PoolWindow& w, int32_t channels, int32_t c, int32_t n,
+                          const AverageDivider& divider, int16x8_t act_min, int16x8_t act_max,
+                          int8_t* out) {
+  const mve_pred16_t low = half_lanes(kTail ? n : kLanes);
+  const mve_pred16_t high = half_lanes(kTail ? n - 8 : kLanes);
+  int16x8_t sum_low = vdupq_n_s16(0);
+  int16x8_t sum_high = vdupq_n_s16(0);
+  const int8_t* cell = w.first + c;
+  for (int32_t r = 0; r < w.rows; ++r, cell += w.row_skip) {
+    for (int32_t k = 0; k < w.cols; ++k, cell += channels) {
+      sum_low = vaddq_s16(sum_low, kTail ? vldrbq_z_s16(cell, low) : vldrbq_s16(cell));
+      sum_high = vaddq_s16(sum_high, kTail ? vldrbq_z_s16(cell + 8, high) : vldrbq_s16(cell + 8));
+    }
+  }
+  const int16x8_t average_low =
+      vminq_s16(vmaxq_s16(average_x8(sum_low, divider), act_min), act_max);
+  const int16x8_t average_high =
+      vminq_s16(vmaxq_s16(average_x8(sum_high, divider), act_min), act_max);
+  if (kTail) {
+    vstrbq_p_s16(out + c, average_low, low);
+    vstrbq_p_s16(out + c + 8, average_high, high);
+  } else {
+    vstrbq_s16(out + c, average_low);
+    vstrbq_s16(out + c + 8, average_high);
+  }
+}
+
+__attribute__((noinline)) void average_pool(const Pool2dParams& p, const int8_t* input,
+                                            int8_t* output) {
+  const int32_t channels = p.channels;
+  const int16x8_t act_min = vdupq_n_s16(static_cast<int16_t>(p.act_min));
+  const int16x8_t act_max = vdupq_n_s16(static_cast<int16_t>(p.act_max));
+  AverageDivider divider;
+  for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
+    divider.set_count(w.count);
+    int32_t c = 0;
+    for (; c + kLanes <= channels; c += kLanes)
+      average_block<false>(w, channels, c, kLanes, divider, act_min, act_max, out);
+    if (c < channels)
+      average_block<true>(w, channels, c, channels - c, divider, act_min, act_max, out);
+  });
+}
+
+#else
+
+// Elsewhere (the host running a program planned for an MVE core): the
+// same walk a channel at a time.
+inline int8_t clamp(int32_t value, const Pool2dParams& p) {
+  return static_cast<int8_t>(value < p.act_min ? p.act_min : value > p.act_max ? p.act_max : value);
+}
+
+void max_pool(const Pool2dParams& p, const int8_t* input, int8_t* output) {
+  for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
+    for (int32_t c = 0; c < p.channels; ++c) {
+      int32_t largest = -128;
+      CellWalk walk(w, p.channels, c);
+      do {
+        largest = *walk.cell() > largest ? *walk.cell() : largest;
+      } while (walk.next());
+      out[c] = clamp(largest, p);
+    }
+  });
+}
+
+void average_pool(const Pool2dParams& p, const int8_t* input, int8_t* output) {
+  AverageDivider divider;
+  for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
+    divider.set_count(w.count);
+    for (int32_t c = 0; c < p.channels; ++c) {
+      int32_t sum = 0;
+      CellWalk walk(w, p.channels, c);
+      do {
+        sum += *walk.cell();
+      } while (walk.next());
+      out[c] = clamp(divider.average<true>(sum), p);
+    }
+  });
+}
+
+#endif
+
+Status validate_average(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                        const OperandView* outputs, uint32_t num_outputs) {
+  const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_avg_pool2d_sum16_case(*static_cast<const Pool2dParams*>(raw)) ? Status::kOk
+                                                                          : Status::kBadParams;
+}
+
+Status run_average(const KernelArgs& args) {
+  average_pool(*static_cast<const Pool2dParams*>(args.params),
+               static_cast<const int8_t*>(args.inputs[0].data),
+               static_cast<int8_t*>(args.outputs[0].data));
+  return Status::kOk;
+}
+
+Status run_max(const KernelArgs& args) {
+  max_pool(*static_cast<const Pool2dParams*>(args.params),
+           static_cast<const int8_t*>(args.inputs[0].data),
+           static_cast<int8_t*>(args.outputs[0].data));
+  return Status::kOk;
+}
+
+}  // namespace
+
+const KernelDescriptor kernel_avg_pool2d_s8_mve = {
+    "avg_pool2d_s8_mve",
+    "avg_pool2d",
+    1,
+    sizeof(Pool2dParams),
+    1,
+    1,
+    1,
+    IsaClass::kMve,
+    TINYAOT_POOL2D_SIGNATURE
+    "; case=window_cells<=" TINYAOT_POOL_TEXT(TINYAOT_POOL_SUM16_MAX_CELLS),
+    run_average,
+    validate_average,
+    nullptr,
+};
+
+const KernelDescriptor kernel_max_pool2d_s8_mve = {
+    "max_pool2d_s8_mve",
+    "max_pool2d",
+    1,
+    sizeof(Pool2dParams),
+    1,
+    1,
+    1,
+    IsaClass::kMve,
+    TINYAOT_POOL2D_SIGNATURE,
+    run_max,
+    validate_pool2d,
+    nullptr,
+};
+
+}  // namespace tinyaot

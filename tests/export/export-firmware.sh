@@ -56,9 +56,13 @@ ninja -C "$out/build" >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit
 elf="$out/build/kws-firmware.elf"
 arm-none-eabi-size "$elf"
 # Flash of the library without its program (runtime + kernels + C API:
-# .text and .rodata of libkws.a's members but kws_programs.c, as linked).
+# .text and .rodata of libkws.a's members but kws_programs.c, as linked:
+# from the map's memory map only, not the discarded and garbage-collected
+# input sections listed before it).
 awk '
   function hex(s,  v, i) { v = 0; for (i = 3; i <= length(s); ++i) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+  /^Linker script and memory map/ { in_map = 1; next }
+  !in_map { next }
   /^ \.(text|rodata)/ { section = $1; if (NF == 1) next; $0 = substr($0, length(section) + 2) }
   section != "" && $1 ~ /^0x/ && $2 ~ /^0x/ {
     if ($3 ~ /libkws\.a/ && $3 !~ /_programs\.c/) code += hex($2)

@@ -52,8 +52,8 @@ inline bool is_add_sub_flat_case(const AddSubParams& p) {
          p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -23;
 }
 
-// The case of the MVE variants (add_s8_mve, sub_s8_mve): rows contiguous in
-// both inputs (elementwise_mve.h), one input exact and the other exact or
+// The case of the MVE variants (add_s8_mve, sub_s8_mve): rows as
+// is_row_broadcast takes them, one input exact and the other exact or
 // a rescale below 0.5, the output a right shift (any: the vector step adds
 // the output offset after the shift).
 inline bool is_add_sub_mve_case(const AddSubParams& p) {

@@ -1,6 +1,7 @@
 // ADD and SUB on MVE, bit-exact with add_s8_ref / sub_s8_ref: four
 // elements per vector (widening byte loads to int32 lanes), tail-predicated,
-// for rows contiguous in both inputs (is_add_sub_mve_case). TFLite's math:
+// for rows as is_add_sub_mve_case takes them (a scalar operand's value
+// joins its per-row base). TFLite's math:
 // the exact input (rescale 0.5) is (x + offset) * 2^19 by one VMLAS; the
 // other is (x + offset) * 2^20 (one VMLAS) requantized by VQRDMULH and a
 // rounding VRSHL (VQDMULH + VRSHL in single rounding); the sum or
@@ -44,13 +45,24 @@ inline int32x4_t add_sub_x4(int32x4_t e, int32x4_t x, const Constants& k, int32x
 template <Rounding R, bool kSubtract>
 TINYAOT_MODE_LOOP void add_sub_rows(const BroadcastShape& shape, const int8_t* e, const int8_t* x,
                                     int8_t* output, const Constants& constants) {
-  const Constants k = constants;  // locals: stores through `out` cannot change them
-  const int32x4_t e_unit = vdupq_n_s32(k.e_unit);
-  const int32x4_t x_unit = vdupq_n_s32(k.x_unit);
-  const int32x4_t act_min = vdupq_n_s32(k.act_min);
-  const int32x4_t act_max = vdupq_n_s32(k.act_max);
+  const Constants all = constants;  // locals: stores through `out` cannot change them
+  const bool e_scalar = is_row_scalar1(shape), x_scalar = is_row_scalar2(shape);
+  const int32x4_t e_unit = vdupq_n_s32(e_scalar ? 0 : all.e_unit);
+  const int32x4_t x_unit = vdupq_n_s32(x_scalar ? 0 : all.x_unit);
+  const int32x4_t act_min = vdupq_n_s32(all.act_min);
+  const int32x4_t act_max = vdupq_n_s32(all.act_max);
   broadcast_rows(shape, e, x, output,
                  [&](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+                   // A scalar operand: its unit times its value joins the
+                   // base, its lanes read the other row times 0.
+                   Constants k = all;
+                   if (e_scalar) {
+                     k.e_base += all.e_unit * *a;
+                     a = b;
+                   } else if (x_scalar) {
+                     k.x_base += all.x_unit * *b;
+                     b = a;
+                   }
                    const auto step = [&](int32x4_t a4, int32x4_t b4) {
                      return add_sub_x4<R, kSubtract>(a4, b4, k, e_unit, x_unit, act_min, act_max);
                    };
@@ -70,12 +82,13 @@ TINYAOT_MODE_LOOP void add_sub_rows(const BroadcastShape& shape, const int8_t* e
 template <Rounding R, bool kSubtract>
 TINYAOT_MODE_LOOP void add_sub_rows(const BroadcastShape& shape, const int8_t* e, const int8_t* x,
                                     int8_t* output, const Constants& k) {
+  const int32_t step_e = is_row_scalar1(shape) ? 0 : 1, step_x = is_row_scalar2(shape) ? 0 : 1;
   broadcast_rows(
       shape, e, x, output, [&](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
         for (int32_t i = 0; i < n; ++i) {
-          const int32_t scaled_e = a[i] * k.e_unit + k.e_base;
+          const int32_t scaled_e = a[i * step_e] * k.e_unit + k.e_base;
           const int32_t scaled_x =
-              requantize<R>(b[i] * k.x_unit + k.x_base, k.x_multiplier, k.x_shift);
+              requantize<R>(b[i * step_x] * k.x_unit + k.x_base, k.x_multiplier, k.x_shift);
           const int32_t raw = kSubtract ? scaled_e - scaled_x : scaled_e + scaled_x;
           const int32_t value = requantize<R>(raw, k.out_multiplier, k.out_shift) + k.out_offset;
           out[i] = static_cast<int8_t>(clamp_i32(value, k.act_min, k.act_max));

@@ -2,12 +2,14 @@
 // share: their shape case, the walk over rows, and the requantization by
 // scalar constants. Freestanding, header-only.
 //
-// The case: the innermost axis contiguous in both inputs (or of one
-// element), any broadcast outside it. A row is then a plain vector loop
-// over three arrays; a same-shape operation is one row (the compiler folds
+// The case: the innermost axis contiguous in at least one input and
+// contiguous or broadcast (stride 0) in the other (or of one element), any
+// broadcast outside it. A row is then a vector loop over the contiguous
+// operands; a same-shape operation is one row (the compiler folds
 // contiguous axes), a per-channel operand (a row repeated) one row per
-// pixel. A broadcast inside the row (a scalar operand) stays with the
-// scalar variants.
+// pixel, a scalar operand (stride 0 inside the row) one value per row,
+// which the kernels fold into their per-row constants (its lanes then read
+// the other input's row and multiply it by 0: no extra loop).
 #pragma once
 
 #include <stdint.h>
@@ -23,7 +25,17 @@ namespace tinyaot {
 
 inline bool is_row_broadcast(const BroadcastShape& shape) {
   constexpr int kInner = kBroadcastRank - 1;
-  return shape.dims[kInner] == 1 || (shape.strides1[kInner] == 1 && shape.strides2[kInner] == 1);
+  const int32_t s1 = shape.strides1[kInner], s2 = shape.strides2[kInner];
+  return shape.dims[kInner] == 1 || (s1 == 1 && (s2 == 1 || s2 == 0)) || (s1 == 0 && s2 == 1);
+}
+
+// Whether input 1 (2) is one value per row: its innermost stride is 0 and
+// the row longer than one.
+inline bool is_row_scalar1(const BroadcastShape& shape) {
+  return shape.dims[kBroadcastRank - 1] > 1 && shape.strides1[kBroadcastRank - 1] == 0;
+}
+inline bool is_row_scalar2(const BroadcastShape& shape) {
+  return shape.dims[kBroadcastRank - 1] > 1 && shape.strides2[kBroadcastRank - 1] == 0;
 }
 
 // row(a, b, out, n) for every row of the output in order: n elements of

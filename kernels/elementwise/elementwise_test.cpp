@@ -247,9 +247,9 @@ TEST(ElementwiseLowering, AddComputesTfliteMultipliers) {
 }
 
 TEST(ElementwiseLowering, MveTargetsTakeTheVectorVariantsForRowsContiguousInBothInputs) {
-  // A row of input 2 repeated over input 1 (a per-channel operand): on MVE
-  // add_s8_mve, with the reference's bits; a scalar operand (a broadcast
-  // inside the row) stays with the scalar variants.
+  // A row of input 2 repeated over input 1 (a per-channel operand), or a
+  // scalar operand on either side: on MVE the vector variants, with the
+  // references' bits.
   Graph graph;
   graph.tensors = {int8_tensor({2, 3}, 0.5f, 3), int8_tensor({3}, 0.25f, -7),
                    int8_tensor({2, 3}, 0.5f, 1), int8_tensor({1}, 0.25f, 0)};
@@ -271,10 +271,25 @@ TEST(ElementwiseLowering, MveTargetsTakeTheVectorVariantsForRowsContiguousInBoth
   EXPECT_EQ(lower_sub(graph, op, mve).kernel, KernelId::sub_s8_mve);
   op.type = OpType::kMul;
   EXPECT_EQ(lower_mul(graph, op, mve).kernel, KernelId::mul_s8_mve);
-  op.inputs = {0, 3};
-  EXPECT_NE(lower_mul(graph, op, mve).kernel, KernelId::mul_s8_mve);
-  op.type = OpType::kAdd;
-  EXPECT_NE(lower_add(graph, op, mve).kernel, KernelId::add_s8_mve);
+  const std::vector<int8_t> scalar = {-77};
+  for (const std::vector<int32_t>& inputs : {std::vector<int32_t>{0, 3}, {3, 0}}) {
+    op.inputs = inputs;
+    const std::vector<int8_t>& first = inputs[0] == 0 ? a : scalar;
+    const std::vector<int8_t>& second = inputs[0] == 0 ? scalar : a;
+    op.type = OpType::kMul;
+    const LoweredOp mul = lower_mul(graph, op, mve);
+    ASSERT_EQ(mul.kernel, KernelId::mul_s8_mve);
+    MulParams m;
+    std::memcpy(&m, mul.params.data(), sizeof(m));
+    EXPECT_EQ(run(kernel_mul_s8_mve, m, first, second, 6),
+              run(kernel_mul_s8_ref, m, first, second, 6));
+    op.type = OpType::kSub;
+    const LoweredOp sub = lower_sub(graph, op, mve);
+    ASSERT_EQ(sub.kernel, KernelId::sub_s8_mve);
+    std::memcpy(&p, sub.params.data(), sizeof(p));
+    EXPECT_EQ(run(kernel_sub_s8_mve, p, first, second, 6),
+              run(kernel_sub_s8_ref, p, first, second, 6));
+  }
 }
 
 TEST(ElementwiseLowering, RejectsBadOperands) {

@@ -16,7 +16,7 @@ inline bool is_mul_fast_case(const MulParams& p) {
   return p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -23;
 }
 
-// The case of mul_s8_mve: rows contiguous in both inputs (elementwise_mve.h)
+// The case of mul_s8_mve: rows as is_row_broadcast takes them (elementwise_mve.h)
 // and a right shift of any size (the vector step adds the output offset
 // after the shift).
 inline bool is_mul_mve_case(const MulParams& p) {

@@ -70,7 +70,8 @@
   X(sub_s8_mve) \
   X(mul_s8_mve) \
   X(avg_pool2d_s8_mve) \
-  X(max_pool2d_s8_mve)
+  X(max_pool2d_s8_mve) \
+  X(depthwise_conv2d_s8_mve)
 // clang-format on
 
 namespace tinyaot {

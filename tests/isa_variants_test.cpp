@@ -140,7 +140,13 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
     // DSP and MVE: the 3x3 case's build of the DSP code where it holds.
     const char* dsp =
         is_depthwise_dsp_3x3_case(p) ? "depthwise_conv2d_s8_dsp_3x3" : "depthwise_conv2d_s8_dsp";
-    EXPECT_EQ(op.kernel, isa == IsaClass::kScalar ? scalar : dsp) << label;
+    // MVE: its own variant wherever its case holds (the taps' offsets fit
+    // 16-bit gather lanes), else the DSP one.
+    const char* mve = is_depthwise_mve_case(p) ? "depthwise_conv2d_s8_mve" : dsp;
+    EXPECT_EQ(op.kernel, isa == IsaClass::kScalar ? scalar
+                         : isa == IsaClass::kDsp  ? dsp
+                                                  : mve)
+        << label;
     EXPECT_EQ(op.scratch_bytes, 0u) << label;
   } else if (op.family == "fully_connected") {
     EXPECT_EQ(op.kernel, isa == IsaClass::kMve   ? "fully_connected_s8_mve"

@@ -52,4 +52,10 @@ extern const KernelDescriptor kernel_depthwise_conv2d_s8_dsp_3x3;
 // the reference's operands, no scratch.
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_scalar;
 
+// MVE cores: up to 64 taps whose offsets fit 16 bits (is_depthwise_mve_case),
+// any stride, padding, dilation and multiplier; no scratch; the weights in
+// the order its loops read them (depthwise_mve_layout.h, the model's bytes)
+// and the input offset folded into the bias.
+extern const KernelDescriptor kernel_depthwise_conv2d_s8_mve;
+
 }  // namespace tinyaot

@@ -10,6 +10,7 @@
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/window_checks.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_mve_layout.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
 
 namespace tinyaot {
@@ -170,6 +171,12 @@ inline bool takes_depthwise_dsp_layout(const KernelDescriptor* kernel) {
   return kernel == &kernel_depthwise_conv2d_s8_dsp || kernel == &kernel_depthwise_conv2d_s8_dsp_3x3;
 }
 
+// Whether `kernel` takes the input offset folded into its biases
+// (fold_depthwise_input_offset).
+inline bool depthwise_variant_folds_input_offset(const KernelDescriptor* kernel) {
+  return kernel == &kernel_depthwise_conv2d_s8_mve;
+}
+
 // Bytes per weight of `kernel`'s weight operand (the DSP layout widens).
 inline int32_t depthwise_weight_bytes(const KernelDescriptor* kernel) {
   return takes_depthwise_dsp_layout(kernel) ? 2 : 1;
@@ -181,6 +188,10 @@ inline bool order_depthwise_weights(const KernelDescriptor* kernel, const Depthw
                                     const int8_t* model, int8_t* ordered) {
   if (takes_depthwise_dsp_layout(kernel)) {
     order_depthwise_dsp_weights(p, model, ordered);
+    return true;
+  }
+  if (kernel == &kernel_depthwise_conv2d_s8_mve) {
+    order_depthwise_mve_weights(p, model, ordered);
     return true;
   }
   return false;

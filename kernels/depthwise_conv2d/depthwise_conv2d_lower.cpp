@@ -41,12 +41,20 @@ uint64_t dsp_cost(const DepthwiseConv2dParams& p) {
   return outputs(p) * (2 * taps + 10);
 }
 
+// Per output an eight-tap gather, weight load and VMLADAV per chunk, a
+// share of the ninth tap and of the vector output step.
+uint64_t mve_cost(const DepthwiseConv2dParams& p) {
+  const uint64_t taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
+  return outputs(p) * (taps + 6);
+}
+
 const VariantCandidate<DepthwiseConv2dParams> kVariants[] = {
     {KernelId::depthwise_conv2d_s8_ref, nullptr, reference_cost},
     {KernelId::depthwise_conv2d_s8_3x3, is_depthwise_3x3_case, filter_3x3_cost},
     {KernelId::depthwise_conv2d_s8_scalar, nullptr, scalar_cost},
     {KernelId::depthwise_conv2d_s8_dsp_3x3, is_depthwise_dsp_3x3_case, dsp_cost},  // first: ties
     {KernelId::depthwise_conv2d_s8_dsp, nullptr, dsp_cost},
+    {KernelId::depthwise_conv2d_s8_mve, is_depthwise_mve_case, mve_cost},
 };
 
 }  // namespace
@@ -126,12 +134,14 @@ LoweredOp lower_depthwise_conv2d(const Graph& graph, const Operation& op, const 
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
-  const std::vector<ChannelQuant> quant = channel_quant(
+  std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);
   const KernelId kernel = choose_weighted_variant(kVariants, params, target, quant);
   LoweredOperand weights = LoweredOperand::of_tensor(op.inputs[1]);
   const KernelDescriptor* descriptor = find_kernel(static_cast<uint32_t>(kernel));
   const std::vector<int8_t> model = constant_i8(filter, op);
+  if (depthwise_variant_folds_input_offset(descriptor))
+    fold_depthwise_input_offset(params, model.data(), quant.data());
   std::vector<int8_t> ordered(model.size() * size_t(depthwise_weight_bytes(descriptor)));
   if (order_depthwise_weights(descriptor, params, model.data(), ordered.data()))
     weights = LoweredOperand::of_values(ordered);

@@ -240,8 +240,8 @@ inline bool draw_depthwise(Random& r, Case* c) {
   p = DepthwiseConv2dParams{};
   const bool mobilenet = r.one_in(2);  // 3x3, multiplier 1, no dilation
   p.batches = r.one_in(4) ? 2 : 1;
-  p.filter_h = mobilenet ? 3 : r.uniform(1, 4);
-  p.filter_w = mobilenet ? 3 : r.uniform(1, 4);
+  p.filter_h = mobilenet ? 3 : r.uniform(1, 5);
+  p.filter_w = mobilenet ? 3 : r.uniform(1, 5);
   // Now and then past 4 (the DSP variant's groups of four outputs of one
   // channel) and past 16 (the scalar variant's block).
   p.depth_multiplier = mobilenet ? 1 : r.one_in(4) ? r.pick({4, 5, 7, 8, 17, 20}) : r.uniform(1, 3);
@@ -751,6 +751,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
   memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));
   if (c.family == Family::kConv2d && conv2d_variant_takes_pad_row(&variant))
     memset(ws.pad_row, -c.input_offset, uint32_t(c.p.conv.input_depth));
+  if (c.family == Family::kDepthwiseConv2d && depthwise_variant_folds_input_offset(&variant))
+    fold_depthwise_input_offset(c.p.depthwise, ws.filter, ws.variant_quant);
   if (folds_input_offset(variant, c.family))
     fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,
                       c.input_offset);

@@ -71,7 +71,8 @@
   X(mul_s8_mve) \
   X(avg_pool2d_s8_mve) \
   X(max_pool2d_s8_mve) \
-  X(depthwise_conv2d_s8_mve)
+  X(depthwise_conv2d_s8_mve) \
+  X(conv2d_s8_1x1_mve)
 // clang-format on
 
 namespace tinyaot {

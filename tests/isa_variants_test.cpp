@@ -106,7 +106,7 @@ uint32_t im2col_scratch(const Conv2dParams& p) {
   return uint32_t(2 * ((conv2d_column_length(p) + 3) / 4 * 4));  // padded to whole words
 }
 uint32_t im2col_mve_scratch(const Conv2dParams& p) {
-  return uint32_t((4 * conv2d_column_length(p) + 15) / 16 * 16);
+  return uint32_t((conv2d_column_length(p) + 3) / 4 * 4);
 }
 
 // What the chooser should pick for `op` on `isa`, and the scratch it needs.
@@ -115,7 +115,12 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
   if (op.family == "conv2d") {
     const auto p = params_of<Conv2dParams>(op);
     ASSERT_TRUE(is_conv2d_im2col_case(p)) << label << ": the shared models have no grouped conv";
-    if (is_conv2d_1x1_case(p) && isa != IsaClass::kMve) {
+    if (is_conv2d_pointwise_case(p) && isa == IsaClass::kMve) {
+      // Every pointwise window inside the input, strided too: read in
+      // place, no scratch.
+      EXPECT_EQ(op.kernel, "conv2d_s8_1x1_mve") << label;
+      EXPECT_EQ(op.scratch_bytes, 0u) << label;
+    } else if (is_conv2d_1x1_case(p) && isa != IsaClass::kMve) {
       // No window arithmetic, no copy, no scratch.
       EXPECT_EQ(op.kernel, "conv2d_s8_1x1") << label;
       EXPECT_EQ(op.scratch_bytes, 0u) << label;

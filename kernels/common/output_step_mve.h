@@ -7,7 +7,7 @@
 // channel's bias already added:
 //   ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
 //       bias, multiplier and shift of channels o..o+3 (lanes outside
-//       `lanes` read nothing and hold 0);
+//       `lanes` read nothing and hold 0; without `lanes`: all four);
 //   int32x4_t v = requantize_mve<R>(acc, q.multiplier, q.shift);
 //       requantize_fast<R> per lane; `shift` is ChannelQuant::shift as it
 //       is stored (negative = right);
@@ -16,7 +16,9 @@
 //   store_output_mve(out, v, range, lanes);
 //       + output offset, clamp to the activation range, store the low
 //       byte of each lane in `lanes` at out[0..3] (vctp32q(count) for a
-//       tail of count < 4 outputs; no scalar epilogue).
+//       tail of count < 4 outputs; no scalar epilogue);
+//       offset_and_clamp_mve(v, range) is its arithmetic alone (for an
+//       unpredicated vstrbq_s32, or a narrowing of 16 lanes).
 //   output_step_mve<R>(out, acc, q, range, lanes) does the last two.
 //
 // Why the instructions give TFLite's bits (proved on the core by
@@ -83,6 +85,19 @@ inline ChannelQuantLanes load_channel_quant_x4(const ChannelQuant* q, mve_pred16
           gather_member(q, offsetof(ChannelQuant, shift), offsets, lanes)};
 }
 
+// Four whole channels: the gathers unpredicated.
+inline int32x4_t gather_member(const ChannelQuant* q, size_t member, uint32x4_t offsets) {
+  const auto* base = reinterpret_cast<const int32_t*>(reinterpret_cast<const char*>(q) + member);
+  return vldrwq_gather_offset_s32(base, offsets);
+}
+
+inline ChannelQuantLanes load_channel_quant_x4(const ChannelQuant* q) {
+  const uint32x4_t offsets = channel_quant_offsets();
+  return {gather_member(q, offsetof(ChannelQuant, bias), offsets),
+          gather_member(q, offsetof(ChannelQuant, multiplier), offsets),
+          gather_member(q, offsetof(ChannelQuant, shift), offsets)};
+}
+
 // The output offset (added from a core register) and the activation range
 // as vectors, made once before a kernel's loop.
 struct OutputRangeMve {
@@ -94,13 +109,18 @@ inline OutputRangeMve output_range_mve(const OutputRange& r) {
   return {r.output_offset, vdupq_n_s32(r.act_min), vdupq_n_s32(r.act_max)};
 }
 
-// VADD wraps like wrapping_add; the clamp is TFLite's (max, then min); the
-// activation range lies within int8 (checked at load), so VSTRB's
+// + output offset (VADD wraps like wrapping_add), then TFLite's clamp (max,
+// then min): values within the activation range, itself within int8
+// (checked at load).
+inline int32x4_t offset_and_clamp_mve(int32x4_t value, const OutputRangeMve& r) {
+  return vminq_s32(vmaxq_s32(vaddq_n_s32(value, r.output_offset), r.act_min), r.act_max);
+}
+
+// The same, each lane in `lanes` stored as a byte at out[0..3]: VSTRB's
 // truncation to the low byte is the narrowing.
 inline void store_output_mve(int8_t* out, int32x4_t value, const OutputRangeMve& r,
                              mve_pred16_t lanes) {
-  const int32x4_t offset = vaddq_n_s32(value, r.output_offset);
-  vstrbq_p_s32(out, vminq_s32(vmaxq_s32(offset, r.act_min), r.act_max), lanes);
+  vstrbq_p_s32(out, offset_and_clamp_mve(value, r), lanes);
 }
 
 template <Rounding R>

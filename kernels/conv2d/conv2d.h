@@ -46,8 +46,9 @@ extern const KernelDescriptor kernel_conv2d_s8_ref;
 //   conv2d_s8_1x1: pointwise, stride 1, no padding; no scratch.
 //   conv2d_s8_im2col: ungrouped; scratch of two int8 columns; weights
 //     interleaved by channel pair, the offset folded into the bias.
-//   conv2d_s8_im2col_mve: ungrouped; scratch of four int8 columns; its
-//     ChannelQuant bias already holds + input_offset * sum(filter[o]).
+//   conv2d_s8_im2col_mve: ungrouped; scratch of one int8 column; weights
+//     in the MVE layout (gemm_mve_layout.h); its ChannelQuant bias already
+//     holds + input_offset * sum(filter[o]).
 extern const KernelDescriptor kernel_conv2d_s8_1x1;
 extern const KernelDescriptor kernel_conv2d_s8_im2col;
 extern const KernelDescriptor kernel_conv2d_s8_im2col_mve;
@@ -55,6 +56,10 @@ extern const KernelDescriptor kernel_conv2d_s8_im2col_mve;
 //     by channel pair, the offset folded into the bias, a fourth operand
 //     holding input_depth copies of the input zero point.
 extern const KernelDescriptor kernel_conv2d_s8_window;
+//   conv2d_s8_1x1_mve: 1x1, any stride, no padding, windows inside; no
+//     scratch; its ChannelQuant bias already holds + input_offset *
+//     sum(filter[o]).
+extern const KernelDescriptor kernel_conv2d_s8_1x1_mve;
 //   conv2d_s8_window_mve: ungrouped, any window; no scratch; weights in
 //     groups of four channels by 16-byte blocks (window_mve_layout.h), the
 //     offset folded into the bias.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels/common/dot_s8.h"
+#include "kernels/common/gemm_mve_layout.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
@@ -62,6 +63,16 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
   return p.filter_h == 1 && p.filter_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
          p.pad_top == 0 && p.pad_left == 0 && p.output_h == p.input_h && p.output_w == p.input_w &&
          p.filter_depth == p.input_depth;
+}
+
+// A 1x1 window at any stride with no padding, every window inside the
+// input (the last row and column read included): each output pixel is one
+// input pixel's channels as they lie.
+inline bool is_conv2d_pointwise_case(const Conv2dParams& p) {
+  if (p.filter_h != 1 || p.filter_w != 1 || p.filter_depth != p.input_depth) return false;
+  if (p.pad_top != 0 || p.pad_left != 0) return false;
+  return (int64_t{p.output_h} - 1) * p.stride_h < p.input_h &&
+         (int64_t{p.output_w} - 1) * p.stride_w < p.input_w;
 }
 
 // Up to three bytes as straight code: written as a loop, GCC turns it
@@ -307,7 +318,7 @@ inline bool conv2d_windows_inside(const Conv2dParams& p) {
 inline bool conv2d_variant_folds_input_offset(const KernelDescriptor* kernel) {
   return kernel == &kernel_conv2d_s8_1x1 || kernel == &kernel_conv2d_s8_im2col_mve ||
          kernel == &kernel_conv2d_s8_window || kernel == &kernel_conv2d_s8_im2col ||
-         kernel == &kernel_conv2d_s8_window_mve;
+         kernel == &kernel_conv2d_s8_1x1_mve || kernel == &kernel_conv2d_s8_window_mve;
 }
 
 // Variants that take a fourth operand: input_depth copies of the input
@@ -359,12 +370,23 @@ inline int64_t conv2d_weight_bytes(const KernelDescriptor* kernel, const Conv2dP
   return row / layout.segment * layout.stored * p.output_depth;
 }
 
+// Whether `kernel` reads its weights in another order than the model's
+// (the same size for the MVE layout).
+inline bool conv2d_variant_orders_weights(const KernelDescriptor* kernel, const Conv2dParams& p) {
+  return conv2d_weight_layout(kernel, p).segment > 0 || kernel == &kernel_conv2d_s8_1x1_mve ||
+         kernel == &kernel_conv2d_s8_im2col_mve || kernel == &kernel_conv2d_s8_window_mve;
+}
+
 // The model's weights as `kernel` reads them (conv2d_weight_bytes(kernel)
 // bytes at `out`).
 inline void order_conv2d_weights(const KernelDescriptor* kernel, const Conv2dParams& p,
                                  const int8_t* model, int8_t* out) {
   const Conv2dWeightLayout layout = conv2d_weight_layout(kernel, p);
   const int32_t row = static_cast<int32_t>(conv2d_column_length(p));
+  if (kernel == &kernel_conv2d_s8_1x1_mve || kernel == &kernel_conv2d_s8_im2col_mve) {
+    order_mve_weights(model, p.output_depth, row, out);
+    return;
+  }
   if (kernel == &kernel_conv2d_s8_window_mve) {
     order_window_mve_weights(p, model, out);
     return;

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/gemm_mve_layout.h"
 #include "kernels/fully_connected/fully_connected.h"
 
 namespace tinyaot {
@@ -61,6 +62,26 @@ inline bool fully_connected_variant_blocks_weights(const KernelDescriptor* kerne
 inline FcWeightCode fully_connected_weight_code(const KernelDescriptor* kernel) {
   return kernel == &kernel_fully_connected_s8_blocked ? FcWeightCode::kOffsetBinary
                                                       : FcWeightCode::kSigned;
+}
+
+// Whether `kernel` reads its weights in another order than the model's:
+// the blocked layout above, or the MVE variant's (gemm_mve_layout.h).
+inline bool fully_connected_variant_orders_weights(const KernelDescriptor* kernel) {
+  return fully_connected_variant_blocks_weights(kernel) || kernel == &kernel_fully_connected_s8_mve;
+}
+
+// The model's weights [units][depth] as `kernel` reads them (`ordered` as
+// large as `model`).
+inline void order_fully_connected_weights(const KernelDescriptor* kernel, int32_t units,
+                                          int32_t depth, const int8_t* model, int8_t* ordered) {
+  if (kernel == &kernel_fully_connected_s8_mve) {
+    order_mve_weights(model, units, depth, ordered);
+  } else if (fully_connected_variant_blocks_weights(kernel)) {
+    order_fully_connected_weights(units, depth, fully_connected_weight_code(kernel), model,
+                                  ordered);
+  } else {
+    for (int64_t i = 0; i < int64_t{units} * depth; ++i) ordered[i] = model[i];
+  }
 }
 
 }  // namespace tinyaot

@@ -215,13 +215,16 @@ inline bool draw_conv2d(Random& r, Case* c) {
   p.batches = r.one_in(4) ? 2 : 1;
   p.filter_h = pointwise ? 1 : r.uniform(1, 3);
   p.filter_w = pointwise ? 1 : r.uniform(1, 3);
-  const int32_t max_stride = pointwise ? 1 : 3;
+  // Pointwise: stride 1 now and then above (the MVE variant reads
+  // strided pixels where they lie).
+  const int32_t max_stride = pointwise ? (r.one_in(3) ? 3 : 1) : 3;
   if (!draw_axis(r, 7, p.filter_h, max_stride, 2, !pointwise, &p.input_h, &p.stride_h,
                  &p.dilation_h, &p.pad_top, &p.output_h) ||
       !draw_axis(r, 7, p.filter_w, max_stride, 2, !pointwise, &p.input_w, &p.stride_w,
                  &p.dilation_w, &p.pad_left, &p.output_w))
     return false;
-  p.input_depth = p.filter_depth = r.pick(kDepths);
+  // Pointwise now and then deeper: several whole 16-lane blocks and a tail.
+  p.input_depth = p.filter_depth = pointwise && r.one_in(4) ? r.uniform(34, 160) : r.pick(kDepths);
   p.output_depth = r.uniform(1, 9);
   p.input_offset = draw_input_offset(r);
   p.output_offset = draw_output_offset(r);
@@ -742,9 +745,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
     ;  // in the variant's layout
   else if (c.family == Family::kConv2d)
     order_conv2d_weights(&variant, c.p.conv, ws.filter, ws.variant_filter);
-  else if (c.family == Family::kFullyConnected && fully_connected_variant_blocks_weights(&variant))
-    order_fully_connected_weights(c.p.fc.output_depth, c.p.fc.input_depth,
-                                  fully_connected_weight_code(&variant), ws.filter,
+  else if (c.family == Family::kFullyConnected && fully_connected_variant_orders_weights(&variant))
+    order_fully_connected_weights(&variant, c.p.fc.output_depth, c.p.fc.input_depth, ws.filter,
                                   ws.variant_filter);
   else
     memcpy(ws.variant_filter, ws.filter, c.filter_bytes);

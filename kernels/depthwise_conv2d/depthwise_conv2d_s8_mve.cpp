@@ -265,8 +265,11 @@ __attribute__((noinline)) void pixel_one_chunk(const int8_t* first, const Run& r
           sums = vaddq_s32(sums, vmulq_s32(vldrbq_s32(apart_x), wv));
         apart_x += 4;
       }
+      // Every lane stored: no predicate (whose VMSR and VPST would cost
+      // two instructions a block).
       const ChannelQuantLanes c = next_quant(quant);
-      output_step_mve<R>(out, vaddq_s32(sums, c.bias), c, range, 0xFFFF);
+      const int32x4_t v = requantize_mve<R>(vaddq_s32(sums, c.bias), c.multiplier, c.shift);
+      vstrbq_s32(out, offset_and_clamp_mve(v, range));
     }
     const int32_t count = k.depth % 4;
     if (count != 0) {

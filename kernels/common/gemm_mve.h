@@ -65,15 +65,6 @@ inline void for_each_input_row(const GemmInput& in, F&& f) {
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
-// Four sums as one vector: two VMOVs of two core registers each.
-inline int32x4_t lanes_of_sums(int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
-  int32x4_t v;
-  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
-          : "=w"(v)
-          : "r"(s0), "r"(s1), "r"(s2), "r"(s3));
-  return v;
-}
-
 // The sums of a whole group's four rows (interleaved at w) with input x
 // over `depth` values, started at s0..s3 (the channels' biases). In
 // assembly: GCC 12 computes the loop count from the pointers' range (five

@@ -50,6 +50,17 @@
 
 namespace tinyaot {
 
+// Four sums kept in core registers (VMLADAV's scalar accumulators) as one
+// vector for the step: two VMOVs of two core registers each (GCC 12 sets
+// one lane per instruction).
+inline int32x4_t lanes_of_sums(int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
+  int32x4_t v;
+  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+          : "=w"(v)
+          : "r"(s0), "r"(s1), "r"(s2), "r"(s3));
+  return v;
+}
+
 template <Rounding R>
 inline int32x4_t requantize_mve(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
   if constexpr (R == Rounding::kSingle) {

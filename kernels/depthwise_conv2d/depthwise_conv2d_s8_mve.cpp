@@ -89,16 +89,6 @@ struct Inside {
   bool last;
 };
 
-// Four sums as one vector: two VMOVs of two core registers each (GCC 12
-// sets one lane per instruction).
-inline int32x4_t lanes_of(int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
-  int32x4_t v;
-  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
-          : "=w"(v)
-          : "r"(s0), "r"(s1), "r"(s2), "r"(s3));
-  return v;
-}
-
 // The output step of four channels through the shared vector step, from
 // sums without their bias; lanes: the channels that exist.
 template <Rounding R>
@@ -186,7 +176,7 @@ inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offset
   }
 #undef TINYAOT_DW_SUM
 #undef TINYAOT_DW_EDGE_SUM
-  return lanes_of(s0, s1, s2, s3);
+  return lanes_of_sums(s0, s1, s2, s3);
 }
 
 // One output's eight gathered taps (a full chunk), for the last channels.
@@ -277,7 +267,7 @@ __attribute__((noinline)) void pixel_one_chunk(const int8_t* first, const Run& r
       for (int32_t j = 0; j < count; ++j)
         s[j] = chunk_sum<kEdge>(x + j, w + j * kDepthwiseMveLanes, offsets, inside, zero_outside);
       const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
-      int32x4_t sums = lanes_of(s[0], s[1], s[2], s[3]);
+      int32x4_t sums = lanes_of_sums(s[0], s[1], s[2], s[3]);
       const int32_t o = k.depth - count;
       if (kApart) sums = add_apart_tap<kEdge>(sums, x, k.apart + o, k, lanes);
       finish4<R>(sums, q + o, out, range, lanes);
@@ -332,7 +322,7 @@ __attribute__((noinline)) void pixel_general(const int8_t* first, const Run& run
         }
       }
       const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
-      int32x4_t sums = lanes_of(s[0], s[1], s[2], s[3]);
+      int32x4_t sums = lanes_of_sums(s[0], s[1], s[2], s[3]);
       if (apart) sums = add_apart_tap<kEdge>(sums, origin + o, k.apart + o, k, lanes);
       finish4<R>(sums, q + o, out + o, range, lanes);
       o += count;

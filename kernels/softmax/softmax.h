@@ -6,9 +6,11 @@
 // exponentials depend only on the compile-time constants, so the compiler
 // computes them (in the program's rounding mode) into a table; a difference
 // TFLite skips (below diff_min) gets 0, which yields exactly the skipped
-// value (-128) and adds nothing to the sum. The kernel then sums in Q12,
-// takes the fixed-point reciprocal and scales each exponential, as TFLite
-// does.
+// value (-128) and adds nothing to the sum. The program stores the table
+// up to its last entry that can change an output (kSoftmaxNegligibleExp;
+// kws: 96 of 256) and the kernel reads 0 past its end. The kernel then
+// sums in Q12, takes the fixed-point reciprocal and scales each
+// exponential, as TFLite does.
 #pragma once
 
 #include <stdint.h>
@@ -17,16 +19,27 @@
 
 namespace tinyaot {
 
-// One table entry per difference max(row) - x in 0..255.
+// At most one table entry per difference max(row) - x in 0..255.
 constexpr int32_t kSoftmaxExpTableSize = 256;
+
+// Integer bits of the kernel's sum of exponentials (TFLite's
+// kAccumulationIntegerBits).
+constexpr int kSoftmaxSumIntegerBits = 12;
+
+// An exponential (Q0.31) under this, half a step of that sum, adds 0 to it
+// (each is rescaled to Q12 on its own, rounding to nearest) and gives the
+// lowest output, as 0 does: its product with the reciprocal (Q0.31) is at
+// most itself, then rounded at a right shift of 31 - 8 or more. The
+// compiler stores the table only up to its last exponential at or above it.
+constexpr int32_t kSoftmaxNegligibleExp = int32_t{1} << (kSoftmaxSumIntegerBits - 1);
 
 struct SoftmaxParams {
   int32_t rows;   // product of all dimensions but the last
   int32_t depth;  // the last dimension
 };
 
-// Operands: input s8 [rows, depth], exp table int32 [256] (Q0.31)
-// -> output s8 [rows, depth].
+// Operands: input s8 [rows, depth], exp table int32 [1..256] (Q0.31, 0
+// past its end) -> output s8 [rows, depth].
 extern const KernelDescriptor kernel_softmax_s8_ref;
 
 }  // namespace tinyaot

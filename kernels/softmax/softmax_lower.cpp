@@ -75,11 +75,14 @@ LoweredOp lower_softmax(const Graph& graph, const Operation& op, const Target& t
   params.depth = depth;
   params.rows = static_cast<int32_t>(input.num_elements() / depth);
 
+  // Stored up to its last exponential that can change an output (the
+  // table decreases): the kernel reads 0 past the end.
+  std::vector<int32_t> table =
+      softmax_exp_table(static_cast<double>(op.attrs.beta),
+                        static_cast<double>(input.quant.scale()), target.rounding, op);
+  while (table.size() > 1 && table.back() < kSoftmaxNegligibleExp) table.pop_back();
   LoweredOp lowered = make_lowered(KernelId::softmax_s8_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
-                    LoweredOperand::of_values(softmax_exp_table(
-                        static_cast<double>(op.attrs.beta),
-                        static_cast<double>(input.quant.scale()), target.rounding, op))};
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), LoweredOperand::of_values(table)};
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -43,7 +44,11 @@ TEST(Softmax, ValidateRejectsInconsistentParams) {
   EXPECT_EQ(validate(p, 15, 1024, 15), Status::kOk);
   EXPECT_NE(validate(p, 14, 1024, 15), Status::kOk);
   EXPECT_NE(validate(p, 15, 1024, 16), Status::kOk);
-  EXPECT_NE(validate(p, 15, 1020, 15), Status::kOk);  // table size
+  EXPECT_EQ(validate(p, 15, 4, 15), Status::kOk);  // a table cut after its first entry
+  EXPECT_EQ(validate(p, 15, 500, 15), Status::kOk);
+  EXPECT_NE(validate(p, 15, 0, 15), Status::kOk);  // table sizes
+  EXPECT_NE(validate(p, 15, 1028, 15), Status::kOk);
+  EXPECT_NE(validate(p, 15, 1022, 15), Status::kOk);
   EXPECT_NE(validate({0, 5}, 0, 1024, 0), Status::kOk);
   EXPECT_NE(validate({3, -5}, 15, 1024, 15), Status::kOk);
   EXPECT_NE(validate({1 << 16, 1 << 16}, 0, 1024, 0), Status::kOk);  // overflow
@@ -93,6 +98,49 @@ TEST(Softmax, SkippedDifferencesGiveTheLowestOutput) {
   std::vector<int8_t> out;
   ASSERT_EQ(run({2, 2}, {50, -50, -128, 127}, table, &out), Status::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{127, -128, -128, 127}));
+}
+
+TEST(Softmax, ATableCutAfterItsLastNonzeroEntryGivesTheSameOutputs) {
+  // The program stores the table up to its last nonzero entry (16 of 256
+  // here); every difference past the end reads 0, as the full table holds.
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op());
+  const std::vector<int32_t> cut(table.begin(), table.begin() + 16);
+  ASSERT_EQ(cut.back(), table[15]);
+  ASSERT_NE(cut.back(), 0);
+  const std::vector<int8_t> input = {127, 120, 113, 112, 111, 100, 0, -128, 126, 127};
+  std::vector<int8_t> full_out, cut_out;
+  ASSERT_EQ(run({2, 5}, input, table, &full_out), Status::kOk);
+  ASSERT_EQ(run({2, 5}, input, cut, &cut_out), Status::kOk);
+  EXPECT_EQ(cut_out, full_out);
+  EXPECT_EQ(cut_out[3], -128);  // difference 15, the table's last entry: exp(-15) * 256 < 0.5
+  EXPECT_EQ(cut_out[5], -128);  // difference 27: past the end
+}
+
+TEST(Softmax, ExponentialsUnderTheNegligibleBoundChangeNoOutput) {
+  // What lets the compiler cut the table after its last exponential at or
+  // above kSoftmaxNegligibleExp: with input scale 0.1 more than ten of the
+  // table's nonzero entries lie under the bound (checked below). Rows of
+  // every spread, each value's difference from the maximum in 0..255.
+  const std::vector<int32_t> table = softmax_exp_table(1.0, 0.1, Rounding::kDouble, softmax_op());
+  std::vector<int32_t> cut = table;
+  while (cut.back() < kSoftmaxNegligibleExp) cut.pop_back();
+  ASSERT_GT(cut.back(), 0);
+  ASSERT_GT(std::count_if(table.begin() + static_cast<long>(cut.size()), table.end(),
+                          [](int32_t e) { return e > 0; }),
+            10);
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int32_t depth = 1 + static_cast<int32_t>(next() % 40);
+    const int32_t spread = 1 + static_cast<int32_t>(next() % 256);
+    const int32_t top = -128 + spread - 1 + static_cast<int32_t>(next() % (257 - spread));
+    std::vector<int8_t> input(static_cast<size_t>(depth));
+    for (auto& x : input) x = static_cast<int8_t>(top - static_cast<int32_t>(next() % spread));
+    std::vector<int8_t> full_out, cut_out;
+    ASSERT_EQ(run({1, depth}, input, table, &full_out), Status::kOk);
+    ASSERT_EQ(run({1, depth}, input, cut, &cut_out), Status::kOk);
+    ASSERT_EQ(cut_out, full_out) << "trial " << trial;
+  }
 }
 
 TEST(Softmax, FailsWhereTfliteWouldAbort) {

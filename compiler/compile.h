@@ -17,6 +17,9 @@ struct CompileOptions {
   Target target;
   std::string model_name = "model";
   bool debug_info = true;  // embed names and the plan for `tinyaot report`
+  // Every tensor's name in the debug info, not only the inputs' and
+  // outputs' (each converter-made name can run to hundreds of bytes).
+  bool keep_names = false;
   // By default no kernel's scratch may raise the arena above what the
   // activations alone need (a scratch-free variant is used there instead);
   // true keeps the fastest variant everywhere.

@@ -70,7 +70,7 @@ uint64_t parse_byte_count(const std::string& text, const std::string& flag) {
 struct CompileArgs {
   std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory",
                              ram_limit;
-  bool quiet = false, strip = false;
+  bool quiet = false, strip = false, keep_names = false;
 };
 
 int do_compile(const CompileArgs& a) {
@@ -80,6 +80,7 @@ int do_compile(const CompileArgs& a) {
   options.target.rounding = parse_rounding(a.rounding);
   options.model_name = std::filesystem::path(a.model).stem().string();
   options.debug_info = !a.strip;
+  options.keep_names = a.keep_names;
   if (a.prefer != "memory" && a.prefer != "speed")
     throw Failure("--prefer takes memory or speed, not '" + a.prefer + "'");
   options.prefer_speed = a.prefer == "speed";
@@ -254,6 +255,9 @@ int main(int argc, char** argv) {
                       "refuse a model needing more RAM (arena + runtime context) than this: "
                       "bytes, or with K/M (KiB/MiB)");
   compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
+  compile->add_flag("--keep-names", compile_args.keep_names,
+                    "name every tensor in the report's plan, not only inputs and outputs "
+                    "(converter-made names can add kilobytes to the program)");
   compile->add_flag("-q,--quiet", compile_args.quiet, "no progress lines");
 
   RunArgs run_args;

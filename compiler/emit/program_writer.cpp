@@ -50,52 +50,52 @@ IoDesc io_desc(const Compilation& c, int32_t tensor_id) {
   return d;
 }
 
+// The debug section (docs/program-format.md): what `tinyaot report` shows
+// that the runtime's tables do not hold, in arrays rather than objects, as
+// it ships in flash with the program. Only the model's inputs and outputs
+// keep their tensor names unless options.keep_names (converter-made names
+// run to hundreds of bytes each); scratch buffers are in the operation
+// records.
 nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
   using nlohmann::json;
+  const Graph& g = c.graph;
   json j;
   j["model"] = options.model_name;
   j["planner"] = c.plan.strategy;
   j["lower_bound_bytes"] = c.plan.lower_bound_bytes;
-  json ops = json::array();
+  json types = json::array(), ops = json::array();
+  std::map<std::string, size_t> type_index;
   for (size_t i = 0; i < c.ops.size(); ++i) {
-    const Operation& op = c.graph.operations[static_cast<size_t>(c.op_of[i])];
-    json o;
-    o["index"] = i;
-    o["source_index"] = op.source_index;
-    o["type"] = op_type_name(op.type);
-    o["kernel"] = find_kernel(static_cast<uint32_t>(c.ops[i].kernel))->name;
-    o["scratch_bytes"] = c.ops[i].scratch_bytes;
-    o["macs"] = c.ops[i].macs;
-    ops.push_back(o);
+    const std::string type = op_type_name(g.operations[static_cast<size_t>(c.op_of[i])].type);
+    if (!type_index.count(type)) {
+      type_index[type] = types.size();
+      types.push_back(type);
+    }
+    ops.push_back({type_index[type], c.ops[i].macs});
   }
+  j["types"] = types;
   j["operations"] = ops;
+  std::vector<bool> io_tensor(g.tensors.size(), false);
+  for (int32_t t : g.inputs) io_tensor[static_cast<size_t>(t)] = true;
+  for (int32_t t : g.outputs) io_tensor[static_cast<size_t>(t)] = true;
   // Tensors that live inside another's buffer (concatenation slices,
   // in-place outputs), listed with the buffer that holds them.
   std::vector<json> holds(c.buffers.size(), json::array());
-  for (size_t s = 0; s < c.placement.size(); ++s) {
+  for (size_t s = 0; options.keep_names && s < c.placement.size(); ++s) {
     if (c.placement[s].host < 0) continue;
     uint32_t offset = 0;
     const int32_t root = placement_root(c.placement, static_cast<int32_t>(s), &offset);
     const int32_t buffer = c.buffer_of_tensor[static_cast<size_t>(root)];
     if (buffer < 0) continue;
-    holds[static_cast<size_t>(buffer)].push_back(
-        {{"name", c.graph.tensors[s].name}, {"offset", offset}});
+    holds[static_cast<size_t>(buffer)].push_back({g.tensors[s].name, offset});
   }
   json buffers = json::array();
   for (size_t i = 0; i < c.buffers.size(); ++i) {
     const BufferRequest& b = c.buffers[i];
-    json o;
-    o["name"] = b.name;
-    o["kind"] = b.kind == BufferRequest::Kind::kScratch ? "scratch" : "tensor";
-    o["offset"] = c.plan.offsets[i];
-    o["bytes"] = b.bytes;
-    o["first_op"] = b.first_op;
-    o["last_op"] = b.last_op;
-    if (b.kind == BufferRequest::Kind::kTensor) {
-      const Tensor& t = c.graph.tensors[static_cast<size_t>(b.tensor)];
-      o["shape"] = t.shape;
-      if (!holds[i].empty()) o["holds"] = holds[i];
-    }
+    if (b.kind != BufferRequest::Kind::kTensor) continue;
+    json o = {c.plan.offsets[i], b.bytes, b.first_op, b.last_op};
+    if (options.keep_names || io_tensor[static_cast<size_t>(b.tensor)]) o.push_back(b.name);
+    if (!holds[i].empty()) o.push_back(holds[i]);
     buffers.push_back(o);
   }
   j["buffers"] = buffers;
@@ -248,8 +248,7 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
   } else {
     h.debug_offset = file.size();
   }
-  file.align(kConstantAlignment);
-  h.file_bytes = file.size();
+  h.file_bytes = file.size();  // no padding after the last section: nothing reads it
   std::memcpy(file.bytes().data(), &h, sizeof(h));
   h.checksum = program_checksum(file.bytes().data(), h.file_bytes);
   std::memcpy(file.bytes().data(), &h, sizeof(h));

@@ -44,6 +44,78 @@ std::string with_commas(uint64_t value) {
   return digits;
 }
 
+// Operation i's type name and MACs from the debug section's "types" and
+// "operations" (docs/program-format.md); false when absent or malformed
+// (the runtime ignores the section, so nothing has checked it).
+bool debug_operation(const nlohmann::json& debug, uint32_t i, std::string* type, uint64_t* macs) {
+  const auto types = debug.find("types");
+  const auto ops = debug.find("operations");
+  if (types == debug.end() || ops == debug.end() || !types->is_array() || !ops->is_array() ||
+      i >= ops->size())
+    return false;
+  const nlohmann::json& op = (*ops)[i];
+  if (!op.is_array() || op.size() != 2 || !op[0].is_number_unsigned() ||
+      !op[1].is_number_unsigned() || op[0].get<uint64_t>() >= types->size())
+    return false;
+  const nlohmann::json& name = (*types)[op[0].get<size_t>()];
+  if (!name.is_string()) return false;
+  *type = name.get<std::string>();
+  *macs = op[1].get<uint64_t>();
+  return true;
+}
+
+// The buffers: the debug section's tensor buffers [offset, bytes, first op,
+// last op, name?, [[held name, offset]...]?], a tensor kept without its
+// name (the default for all but inputs and outputs) called after the
+// operation that writes it; then each operation's scratch from its record.
+nlohmann::json buffers_json(const nlohmann::json& debug, const Program& p,
+                            const nlohmann::json& ops) {
+  nlohmann::json buffers = nlohmann::json::array();
+  const auto listed = debug.find("buffers");
+  if (listed == debug.end()) return buffers;  // stripped: no plan to show
+  if (listed->is_array()) {
+    for (const auto& b : *listed) {
+      if (!b.is_array() || b.size() < 4 || b.size() > 6) continue;
+      bool numbers = true;
+      for (size_t k = 0; k < 4; ++k) numbers = numbers && b[k].is_number_unsigned();
+      if (!numbers) continue;
+      nlohmann::json o = {{"kind", "tensor"},
+                          {"offset", b[0]},
+                          {"bytes", b[1]},
+                          {"first_op", b[2]},
+                          {"last_op", b[3]}};
+      const auto first = b[2].get<uint64_t>();
+      if (b.size() >= 5 && b[4].is_string()) {
+        o["name"] = b[4];
+      } else if (first < ops.size()) {
+        o["name"] = "output of op " + std::to_string(first) + " (" +
+                    ops[first].value("type", std::string("?")) + ")";
+      } else {
+        o["name"] = "?";
+      }
+      if (b.size() == 6 && b[5].is_array()) {
+        o["holds"] = nlohmann::json::array();
+        for (const auto& h : b[5])
+          if (h.is_array() && h.size() == 2 && h[0].is_string() && h[1].is_number_unsigned())
+            o["holds"].push_back({{"name", h[0]}, {"offset", h[1]}});
+      }
+      buffers.push_back(o);
+    }
+  }
+  for (uint32_t i = 0; i < p.header->num_ops; ++i) {
+    const BufferRef& s = p.ops[i].scratch;
+    if (s.bytes == 0) continue;
+    buffers.push_back({{"kind", "scratch"},
+                       {"name", "scratch:" + std::string(p.kernels[p.ops[i].kernel].name) + "#" +
+                                    std::to_string(i)},
+                       {"offset", s.offset},
+                       {"bytes", s.bytes},
+                       {"first_op", i},
+                       {"last_op", i}});
+  }
+  return buffers;
+}
+
 }  // namespace
 
 nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
@@ -96,9 +168,11 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
     o["scratch_bytes"] = r.scratch.bytes;
     o["scratch_offset"] = r.scratch.offset;
     scratch = std::max(scratch, r.scratch.bytes);
-    if (debug.contains("operations") && i < debug["operations"].size()) {
-      o["type"] = debug["operations"][i].value("type", "");
-      if (debug["operations"][i].contains("macs")) o["macs"] = debug["operations"][i]["macs"];
+    std::string type;
+    uint64_t op_macs = 0;
+    if (debug_operation(debug, i, &type, &op_macs)) {
+      o["type"] = type;
+      o["macs"] = op_macs;
     }
     if (o.contains("macs")) {
       macs += o["macs"].get<uint64_t>();
@@ -120,7 +194,7 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   j["operations"] = ops;
   j["scratch_bytes"] = scratch;
   if (macs_known) j["macs"] = macs;
-  j["buffers"] = debug.contains("buffers") ? debug["buffers"] : nlohmann::json::array();
+  j["buffers"] = buffers_json(debug, p, ops);
   return j;
 }
 

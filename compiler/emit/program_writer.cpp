@@ -71,7 +71,15 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
       type_index[type] = types.size();
       types.push_back(type);
     }
-    ops.push_back({type_index[type], c.ops[i].macs});
+    // [type, MACs, why the variant (VariantChoice::Reason), candidates,
+    //  and for kArena the faster variant passed over and its scratch]
+    const VariantChoice& why = c.ops[i].choice;
+    json op = {type_index[type], c.ops[i].macs, static_cast<unsigned>(why.reason), why.candidates};
+    if (why.reason == VariantChoice::Reason::kArena) {
+      op.push_back(why.faster);
+      op.push_back(why.faster_scratch_bytes);
+    }
+    ops.push_back(op);
   }
   j["types"] = types;
   j["operations"] = ops;

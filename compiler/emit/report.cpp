@@ -44,6 +44,27 @@ std::string with_commas(uint64_t value) {
   return digits;
 }
 
+// Why the compiler chose an operation's variant, in words, from the
+// debug section's [reason, candidates, faster?, faster scratch?] (see
+// VariantChoice); empty when absent or malformed.
+std::string choice_text(const nlohmann::json& op) {
+  if (op.size() < 4 || !op[2].is_number_unsigned() || !op[3].is_number_unsigned()) return "";
+  const auto candidates = op[3].get<uint64_t>();
+  switch (static_cast<VariantChoice::Reason>(op[2].get<unsigned>())) {
+    case VariantChoice::Reason::kOnly:
+      return "only variant";
+    case VariantChoice::Reason::kFastest:
+      return "fastest of " + std::to_string(candidates);
+    case VariantChoice::Reason::kArena:
+      if (op.size() < 6 || !op[4].is_string() || !op[5].is_number_unsigned()) return "";
+      return "arena: " + op[4].get<std::string>() + " needs " + with_commas(op[5].get<uint64_t>()) +
+             " B scratch";
+    case VariantChoice::Reason::kRescale:
+      return "reference: a channel's rescale";
+  }
+  return "";
+}
+
 // Operation i's type name and MACs from the debug section's "types" and
 // "operations" (docs/program-format.md); false when absent or malformed
 // (the runtime ignores the section, so nothing has checked it).
@@ -54,7 +75,7 @@ bool debug_operation(const nlohmann::json& debug, uint32_t i, std::string* type,
       i >= ops->size())
     return false;
   const nlohmann::json& op = (*ops)[i];
-  if (!op.is_array() || op.size() != 2 || !op[0].is_number_unsigned() ||
+  if (!op.is_array() || op.size() < 2 || !op[0].is_number_unsigned() ||
       !op[1].is_number_unsigned() || op[0].get<uint64_t>() >= types->size())
     return false;
   const nlohmann::json& name = (*types)[op[0].get<size_t>()];
@@ -173,6 +194,8 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
     if (debug_operation(debug, i, &type, &op_macs)) {
       o["type"] = type;
       o["macs"] = op_macs;
+      const std::string why = choice_text(debug["operations"][i]);
+      if (!why.empty()) o["why"] = why;
     }
     if (o.contains("macs")) {
       macs += o["macs"].get<uint64_t>();
@@ -222,7 +245,7 @@ std::string report_text(const nlohmann::json& r) {
     }
   }
   s << "\n  #  src  operator            kernel                        output @ offset      bytes  "
-       "scratch          MACs\n";
+       "scratch          MACs  why this kernel\n";
   for (const auto& o : r["operations"]) {
     const auto& out = o["outputs"].empty() ? nlohmann::json::object() : o["outputs"][0];
     s << std::setw(3) << o["index"].get<int>() << std::setw(5) << o["source_index"].get<int>()
@@ -230,7 +253,8 @@ std::string report_text(const nlohmann::json& r) {
       << o["kernel"].get<std::string>() << std::right << std::setw(10) << out.value("offset", 0u)
       << std::setw(17) << out.value("bytes", 0u) << std::setw(9)
       << o["scratch_bytes"].get<uint32_t>() << std::setw(14)
-      << (o.contains("macs") ? with_commas(o["macs"].get<uint64_t>()) : "-") << "\n";
+      << (o.contains("macs") ? with_commas(o["macs"].get<uint64_t>()) : "-") << "  "
+      << o.value("why", "") << "\n";
   }
   if (!r["buffers"].empty()) {
     s << "\nbuffers (offset, bytes, alive during operations)\n";

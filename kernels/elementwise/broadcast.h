@@ -47,24 +47,22 @@ inline Status validate_broadcast(const BroadcastShape& shape, uint32_t input1_el
   return Status::kOk;
 }
 
-// out[i] = op(a[offset1(i)], b[offset2(i)]) over the output in order.
+// row(a_row, b_row, out_row, n) for every row of the output in order: the
+// row's first elements of `a`, `b` and `out` and its length n (the
+// innermost dimension; the inputs' innermost strides are the caller's).
 // Offsets are stepped back before they would pass the end of an axis, so
 // they never leave [0, span) and stay within int32.
-template <typename In, typename Out, typename Op>
-inline void broadcast_walk(const BroadcastShape& shape, const In* a, const In* b, Out* out,
-                           const Op& op) {
+template <typename In, typename Out, typename Row>
+inline void broadcast_rows(const BroadcastShape& shape, const In* a, const In* b, Out* out,
+                           const Row& row) {
   constexpr int kInner = kBroadcastRank - 1;
+  const int32_t length = shape.dims[kInner];
   int32_t index[kInner] = {};
   int32_t offset1 = 0;
   int32_t offset2 = 0;
-  const int32_t inner = shape.dims[kInner];
-  const int32_t inner_stride1 = shape.strides1[kInner];
-  const int32_t inner_stride2 = shape.strides2[kInner];
   for (;;) {
-    const In* row1 = a + offset1;
-    const In* row2 = b + offset2;
-    for (int32_t i = 0; i < inner; ++i)
-      *out++ = op(row1[i * inner_stride1], row2[i * inner_stride2]);
+    row(a + offset1, b + offset2, out, length);
+    out += length;
     int d = kInner - 1;
     for (; d >= 0; --d) {
       if (++index[d] < shape.dims[d]) {
@@ -78,6 +76,17 @@ inline void broadcast_walk(const BroadcastShape& shape, const In* a, const In* b
     }
     if (d < 0) return;
   }
+}
+
+// out[i] = op(a[offset1(i)], b[offset2(i)]) over the output in order.
+template <typename In, typename Out, typename Op>
+inline void broadcast_walk(const BroadcastShape& shape, const In* a, const In* b, Out* out,
+                           const Op& op) {
+  const int32_t stride1 = shape.strides1[kBroadcastRank - 1];
+  const int32_t stride2 = shape.strides2[kBroadcastRank - 1];
+  broadcast_rows(shape, a, b, out, [&](const In* row1, const In* row2, Out* o, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) o[i] = op(row1[i * stride1], row2[i * stride2]);
+  });
 }
 
 }  // namespace tinyaot

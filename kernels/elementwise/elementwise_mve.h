@@ -38,34 +38,6 @@ inline bool is_row_scalar2(const BroadcastShape& shape) {
   return shape.dims[kBroadcastRank - 1] > 1 && shape.strides2[kBroadcastRank - 1] == 0;
 }
 
-// row(a, b, out, n) for every row of the output in order: n elements of
-// `a`, `b` and `out` side by side (the row's first elements of each).
-template <typename Row>
-inline void broadcast_rows(const BroadcastShape& shape, const int8_t* a, const int8_t* b,
-                           int8_t* out, const Row& row) {
-  constexpr int kInner = kBroadcastRank - 1;
-  const int32_t length = shape.dims[kInner];
-  int32_t index[kInner] = {};
-  int32_t offset1 = 0;
-  int32_t offset2 = 0;
-  for (;;) {
-    row(a + offset1, b + offset2, out, length);
-    out += length;
-    int d = kInner - 1;
-    for (; d >= 0; --d) {
-      if (++index[d] < shape.dims[d]) {
-        offset1 += shape.strides1[d];
-        offset2 += shape.strides2[d];
-        break;
-      }
-      index[d] = 0;
-      offset1 -= shape.strides1[d] * (shape.dims[d] - 1);
-      offset2 -= shape.strides2[d] * (shape.dims[d] - 1);
-    }
-    if (d < 0) return;
-  }
-}
-
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
 // requantize<R>(x, m, -s) on four lanes, for m >= 0 and a right shift

@@ -16,16 +16,6 @@ namespace {
 
 namespace mg = tinyaot::modelgen;
 
-mg::Weights weights(std::vector<int32_t> shape) {
-  mg::Weights w;
-  int64_t n = 1;
-  for (int32_t d : shape) n *= d;
-  for (int64_t i = 0; i < n; ++i) w.values.push_back(static_cast<int8_t>((i * 29) % 200 - 100));
-  w.shape = std::move(shape);
-  w.scales = {0.02f};
-  return w;
-}
-
 // x[1,8,8,3] -> conv 3x3, 4 channels, SAME -> [1,8,8,4]
 //            -> depthwise 3x3, stride 2, SAME -> [1,4,4,4]
 //            -> average pool 2x2, stride 2 -> [1,2,2,4] -> reshape [1,16]
@@ -35,18 +25,19 @@ Compilation small_network() {
   const mg::AffineQuant q{0.05f, -3};
   const int32_t x = b.add_int8("x", {1, 8, 8, 3}, q.scale, q.zero_point);
   mg::Window same;
-  const int32_t conv = mg::conv2d(b, "conv", x, weights({4, 3, 3, 3}), std::nullopt, same, q);
+  const int32_t conv =
+      mg::conv2d(b, "conv", x, mg::patterned_weights({4, 3, 3, 3}), std::nullopt, same, q);
   mg::Window stride2;
   stride2.stride_h = stride2.stride_w = 2;
-  const int32_t dw =
-      mg::depthwise_conv2d(b, "dw", conv, weights({1, 3, 3, 4}), std::nullopt, stride2, q);
+  const int32_t dw = mg::depthwise_conv2d(b, "dw", conv, mg::patterned_weights({1, 3, 3, 4}),
+                                          std::nullopt, stride2, q);
   mg::Window pool_window;
   pool_window.stride_h = pool_window.stride_w = 2;
   pool_window.padding = mg::Padding::VALID;
   const int32_t pool = mg::pool2d(b, "pool", mg::PoolKind::kAverage, dw, 2, 2, pool_window);
   const int32_t flat = mg::reshape(b, "flat", pool, {1, 16});
-  const int32_t fc = mg::fully_connected(b, "fc", flat, weights({10, 16}), std::nullopt,
-                                         mg::ActivationFunctionType::NONE, false, q);
+  const int32_t fc = mg::fully_connected(b, "fc", flat, mg::patterned_weights({10, 16}),
+                                         std::nullopt, mg::ActivationFunctionType::NONE, false, q);
   b.set_inputs({x});
   b.set_outputs({fc});
   const std::vector<uint8_t> model = b.finish();
@@ -89,7 +80,7 @@ TEST(OperationMacs, StrippedProgramsClaimNone) {
   mg::ModelBuilder b;
   const mg::AffineQuant q{0.05f, 0};
   const int32_t x = b.add_int8("x", {1, 16}, q.scale, q.zero_point);
-  const int32_t fc = mg::fully_connected(b, "fc", x, weights({4, 16}), std::nullopt,
+  const int32_t fc = mg::fully_connected(b, "fc", x, mg::patterned_weights({4, 16}), std::nullopt,
                                          mg::ActivationFunctionType::NONE, false, q);
   b.set_inputs({x});
   b.set_outputs({fc});

@@ -15,16 +15,6 @@ namespace {
 
 namespace mg = tinyaot::modelgen;
 
-mg::Weights weights(std::vector<int32_t> shape) {
-  mg::Weights w;
-  int64_t n = 1;
-  for (int32_t d : shape) n *= d;
-  for (int64_t i = 0; i < n; ++i) w.values.push_back(static_cast<int8_t>((i * 53) % 190 - 95));
-  w.shape = std::move(shape);
-  w.scales = {0.02f};
-  return w;
-}
-
 // x[1,8,8,3] -> conv 3x3 -> [1,8,8,4] -> conv 3x3 -> [1,8,8,4] on an M4:
 // the im2col variant is the fastest for both, and its scratch column set
 // sits on top of the two activations at the peak.
@@ -33,9 +23,9 @@ Compilation compile_network(bool prefer_speed) {
   const mg::AffineQuant q{0.05f, -3};
   const int32_t x = b.add_int8("x", {1, 8, 8, 3}, q.scale, q.zero_point);
   const int32_t conv =
-      mg::conv2d(b, "conv", x, weights({4, 3, 3, 3}), std::nullopt, mg::Window{}, q);
-  const int32_t out =
-      mg::conv2d(b, "out", conv, weights({4, 3, 3, 4}), std::nullopt, mg::Window{}, q);
+      mg::conv2d(b, "conv", x, mg::patterned_weights({4, 3, 3, 3}), std::nullopt, mg::Window{}, q);
+  const int32_t out = mg::conv2d(b, "out", conv, mg::patterned_weights({4, 3, 3, 4}), std::nullopt,
+                                 mg::Window{}, q);
   b.set_inputs({x});
   b.set_outputs({out});
   const std::vector<uint8_t> model = b.finish();

@@ -21,26 +21,16 @@ const std::string kLongName =
     "functional_1/activation/Relu;functional_1/batch_normalization/FusedBatchNormV3;"
     "functional_1/conv2d/BiasAdd/ReadVariableOp/resource;functional_1/conv2d/Conv2D";
 
-mg::Weights weights(std::vector<int32_t> shape) {
-  mg::Weights w;
-  int64_t n = 1;
-  for (int32_t d : shape) n *= d;
-  for (int64_t i = 0; i < n; ++i) w.values.push_back(static_cast<int8_t>((i * 37) % 200 - 100));
-  w.shape = std::move(shape);
-  w.scales = {0.02f};
-  return w;
-}
-
 // x[1,8,8,3] -> conv 3x3 (named like a converter names it) -> [1,8,8,4]
 // -> conv 3x3 "scores" -> [1,8,8,4].
 Compilation compile_network(bool keep_names) {
   mg::ModelBuilder b;
   const mg::AffineQuant q{0.05f, -3};
   const int32_t x = b.add_int8("x", {1, 8, 8, 3}, q.scale, q.zero_point);
-  const int32_t conv =
-      mg::conv2d(b, kLongName, x, weights({4, 3, 3, 3}), std::nullopt, mg::Window{}, q);
-  const int32_t scores =
-      mg::conv2d(b, "scores", conv, weights({4, 3, 3, 4}), std::nullopt, mg::Window{}, q);
+  const int32_t conv = mg::conv2d(b, kLongName, x, mg::patterned_weights({4, 3, 3, 3}),
+                                  std::nullopt, mg::Window{}, q);
+  const int32_t scores = mg::conv2d(b, "scores", conv, mg::patterned_weights({4, 3, 3, 4}),
+                                    std::nullopt, mg::Window{}, q);
   b.set_inputs({x});
   b.set_outputs({scores});
   const std::vector<uint8_t> model = b.finish();

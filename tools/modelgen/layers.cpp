@@ -33,6 +33,17 @@ int32_t window_output_size(int32_t input, int32_t filter, int32_t stride, int32_
   return input < effective ? 0 : (input - effective + stride) / stride;
 }
 
+Weights patterned_weights(std::vector<int32_t> shape, float scale) {
+  Weights w;
+  int64_t n = 1;
+  for (int32_t d : shape) n *= d;
+  w.values.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) w.values.push_back(static_cast<int8_t>((i * 37) % 200 - 100));
+  w.shape = std::move(shape);
+  w.scales = {scale};
+  return w;
+}
+
 int32_t add_weights(ModelBuilder& b, const std::string& name, const Weights& w, int32_t axis) {
   const Quant q = Quant::per_channel(w.scales, w.scales.size() > 1 ? axis : 0);
   return b.add_int8_constant(name, w.shape, w.values, q);

@@ -39,6 +39,11 @@ struct Weights {
   std::vector<float> scales;
 };
 
+// Weights of `shape` in a fixed pattern spanning [-100, 99] (every element
+// differs from its neighbours), one per-tensor scale: for tests whose
+// assertions do not depend on the values (shapes, plans, variant choice).
+Weights patterned_weights(std::vector<int32_t> shape, float scale = 0.02f);
+
 // Per-channel scales get the layer's quantized dimension; a single scale is
 // written per tensor.
 int32_t add_weights(ModelBuilder& b, const std::string& name, const Weights& w, int32_t axis);

@@ -72,7 +72,8 @@
   X(avg_pool2d_s8_mve) \
   X(max_pool2d_s8_mve) \
   X(depthwise_conv2d_s8_mve) \
-  X(conv2d_s8_1x1_mve)
+  X(conv2d_s8_1x1_mve) \
+  X(transpose_conv_s8_mve)
 // clang-format on
 
 namespace tinyaot {

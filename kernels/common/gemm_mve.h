@@ -72,8 +72,12 @@ inline void for_each_input_row(const GemmInput& in, F&& f) {
 // here one LE loop of ten instructions a block, the VMLADAVA sums in even
 // registers ("Te"), two vector registers; the tail's loads predicated
 // (masked lanes read nothing and load 0), its rows `rest` apart.
-inline int32x4_t gemm_group_sums(const int8_t* x, const int8_t* w, int32_t blocks, int32_t rest,
-                                 int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
+// gemm_group_accumulate adds them to four sums kept in core registers
+// (several input rows into one group's sums: transpose_conv_s8_mve's taps).
+__attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x, const int8_t* w,
+                                                                 int32_t blocks, int32_t rest,
+                                                                 int32_t& s0, int32_t& s1,
+                                                                 int32_t& s2, int32_t& s3) {
   int8x16_t v, a;
   // WLS skips the loop when there is no whole block.
   __asm__(
@@ -119,6 +123,11 @@ inline int32x4_t gemm_group_sums(const int8_t* x, const int8_t* w, int32_t block
         : [x] "r"(x), [rest] "r"(rest), "m"(*(const int8_t(*)[1])x), "m"(*(const int8_t(*)[1])w)
         : "p0");
   }
+}
+
+inline int32x4_t gemm_group_sums(const int8_t* x, const int8_t* w, int32_t blocks, int32_t rest,
+                                 int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
+  gemm_group_accumulate(x, w, blocks, rest, s0, s1, s2, s3);
   return lanes_of_sums(s0, s1, s2, s3);
 }
 

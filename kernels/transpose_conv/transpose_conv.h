@@ -35,4 +35,10 @@ uint32_t transpose_conv_s8_ref_scratch_bytes(const TransposeConvParams& params);
 // int32 accumulator (4-byte aligned).
 extern const KernelDescriptor kernel_transpose_conv_s8_ref;
 
+// MVE cores, no scratch: each output pixel gathers the input pixels that
+// reach it. Operands: input, filter with the taps' offset sums in the
+// layout of transpose_conv_mve_layout.h, ChannelQuant[output_depth] (every
+// channel with a precomputed rescale) -> output.
+extern const KernelDescriptor kernel_transpose_conv_s8_mve;
+
 }  // namespace tinyaot

@@ -1,14 +1,52 @@
 // Lowering of TRANSPOSE_CONV: reads the static output shape, derives the
 // leading padding the way TFLite does (as for a convolution whose input is
-// this operator's output), and folds bias and per-channel rescale into
-// ChannelQuant constants.
+// this operator's output), folds bias and per-channel rescale into
+// ChannelQuant constants, then picks the cheapest variant the target's ISA
+// class has (the MVE variant's weights laid out here).
 #include <algorithm>
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/transpose_conv/transpose_conv.h"
+#include "kernels/transpose_conv/transpose_conv_mve_layout.h"
 
 namespace tinyaot {
+namespace {
+
+// Rough cycle models; only their ordering matters. The reference scatters
+// every input pixel through every tap: two loads, an add and a
+// multiply-accumulate per MAC, a read-modify-write of the accumulator per
+// tap and output channel, then zeroes and requantizes the whole output.
+uint64_t reference_cost(const TransposeConvParams& p) {
+  const uint64_t pixels = uint64_t(p.batches) * uint64_t(p.input_h) * uint64_t(p.input_w);
+  const uint64_t taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
+  const uint64_t outputs =
+      uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w) * uint64_t(p.output_depth);
+  const uint64_t pairs = pixels * taps * uint64_t(p.output_depth);
+  return 4 * pairs * uint64_t(p.input_depth) + 6 * pairs + 17 * outputs;
+}
+
+// The gather per group of four channels: per tap that reaches a pixel (at
+// most every input pixel's taps) ten instructions per 16 input channels,
+// 15 for a predicated tail, 8 for the tap's offset sum and pointers; about
+// 40 per pixel for the taps' ranges and the vector output step.
+uint64_t mve_cost(const TransposeConvParams& p) {
+  const uint64_t groups = (uint64_t(p.output_depth) + kMveRows - 1) / kMveRows;
+  const uint64_t pixels = uint64_t(p.batches) * uint64_t(p.input_h) * uint64_t(p.input_w);
+  const uint64_t taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
+  const uint64_t outputs = uint64_t(p.batches) * uint64_t(p.output_h) * uint64_t(p.output_w);
+  const uint64_t per_tap =
+      10 * uint64_t(p.input_depth / kMveBlock) + (p.input_depth % kMveBlock != 0 ? 15 : 0) + 8;
+  return groups * (pixels * taps * per_tap + 40 * outputs);
+}
+
+const VariantCandidate<TransposeConvParams> kVariants[] = {
+    {KernelId::transpose_conv_s8_ref, nullptr, reference_cost},
+    {KernelId::transpose_conv_s8_mve, is_transpose_conv_mve_case, mve_cost},
+};
+
+}  // namespace
 
 LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Target& target) {
   // TFLite's operand order: output_shape, weights, input, optional bias.
@@ -79,12 +117,18 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   require(transpose_conv_s8_ref_scratch_bytes(params) != UINT32_MAX, op,
           "output too large for an int32 accumulator buffer");
 
-  LoweredOp lowered = make_lowered(KernelId::transpose_conv_s8_ref, params);
+  const std::vector<ChannelQuant> quant = channel_quant(
+      input.quant.scale(), filter.quant, output.quant.scale(), bias, out_channels, target.rounding);
+  const KernelId kernel = choose_weighted_variant(kVariants, params, target, quant);
+  LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[2]),
-                    LoweredOperand::of_tensor(op.inputs[1]),
-                    LoweredOperand::of_values(channel_quant(input.quant.scale(), filter.quant,
-                                                            output.quant.scale(), bias,
-                                                            out_channels, target.rounding))};
+                    LoweredOperand::of_tensor(op.inputs[1]), LoweredOperand::of_values(quant)};
+  if (kernel == KernelId::transpose_conv_s8_mve) {
+    const std::vector<int8_t> model_weights = constant_i8(filter, op);
+    std::vector<int8_t> ordered(static_cast<size_t>(transpose_conv_mve_weight_bytes(params)));
+    order_transpose_conv_mve_weights(params, model_weights.data(), ordered.data());
+    lowered.inputs[1] = LoweredOperand::of_values(ordered);
+  }
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

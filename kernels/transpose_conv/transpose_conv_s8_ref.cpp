@@ -5,6 +5,7 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/transpose_conv/transpose_conv.h"
+#include "kernels/transpose_conv/transpose_conv_checks.h"
 
 namespace tinyaot {
 namespace {
@@ -18,24 +19,15 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeConvParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
-  const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
-  const int32_t filter_dims[] = {p.output_depth, p.filter_h, p.filter_w, p.input_depth};
-  const int64_t input_size = checked_elements(input_dims, 4);
-  const int64_t filter_size = checked_elements(filter_dims, 4);
-  const int64_t output_size = output_elements(p);
+  const TransposeConvSizes sizes = transpose_conv_sizes(p);
   int64_t scratch_size;
-  if (input_size < 0 || filter_size < 0 || output_size < 0 ||
-      !checked_mul(output_size, sizeof(int32_t), &scratch_size))
+  if (sizes.input < 0 || sizes.filter < 0 || sizes.output < 0 ||
+      !checked_mul(sizes.output, sizeof(int32_t), &scratch_size))
     return Status::kBadParams;
-  if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
-      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != output_size)
+  if (inputs[0].bytes != sizes.input || inputs[1].bytes != sizes.filter ||
+      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != sizes.output)
     return Status::kBadParams;
-  if (p.stride_h < 1 || p.stride_w < 1 || p.pad_top < 0 || p.pad_left < 0)
-    return Status::kBadParams;
-  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
-      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
-    return Status::kBadParams;
-  return Status::kOk;
+  return is_transpose_conv_params(p) ? Status::kOk : Status::kBadParams;
 }
 
 uint32_t scratch_bytes(const void* raw) {

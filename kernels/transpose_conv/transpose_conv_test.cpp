@@ -383,5 +383,127 @@ TEST(TransposeConvLowering, RejectsAnOutputShapeOperandThatDisagrees) {
   EXPECT_THROW(lower_transpose_conv(g, g.operations[0], Target{}), CompileError);
 }
 
+// ---- the MVE variant through the lowering ----
+
+Target m55() {
+  Target t;
+  t.core = Core::kCortexM55;
+  t.isa = IsaClass::kMve;
+  return t;
+}
+
+// A TRANSPOSE_CONV from [1,ih,iw,ic] with random weights, bias and
+// per-channel scales, TFLite's output size for the padding.
+Graph random_graph(std::mt19937& rng, int32_t ih, int32_t iw, int32_t ic, int32_t k, int32_t oc,
+                   int32_t stride, Padding padding) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int32_t oh = padding == Padding::kSame ? ih * stride : (ih - 1) * stride + k;
+  const int32_t ow = padding == Padding::kSame ? iw * stride : (iw - 1) * stride + k;
+  Graph g;
+  Tensor shape = tensor({4}, DType::kInt32);
+  shape.quant = {};
+  set_data(&shape, std::vector<int32_t>{1, oh, ow, oc});
+  Tensor filter = tensor({oc, k, k, ic});
+  filter.quant.scales.clear();
+  filter.quant.zero_points.clear();
+  for (int32_t o = 0; o < oc; ++o) {
+    filter.quant.scales.push_back(0.001f * float(pick(1, 20)));
+    filter.quant.zero_points.push_back(0);
+  }
+  std::vector<int8_t> weights(size_t(oc * k * k * ic));
+  for (auto& w : weights) w = static_cast<int8_t>(pick(-127, 127));
+  set_data(&filter, weights);
+  Tensor bias = tensor({oc}, DType::kInt32);
+  std::vector<int32_t> biases(static_cast<size_t>(oc));
+  for (auto& b : biases) b = pick(-3000, 3000);
+  set_data(&bias, biases);
+  Tensor input = tensor({1, ih, iw, ic});
+  input.quant.zero_points = {pick(-128, 127)};
+  Tensor output = tensor({1, oh, ow, oc});
+  output.quant.scales = {0.5f};
+  output.quant.zero_points = {pick(-20, 20)};
+  g.tensors = {shape, filter, input, output, bias};
+  Operation op;
+  op.type = OpType::kTransposeConv;
+  op.inputs = {0, 1, 2, 4};
+  op.outputs = {3};
+  op.attrs.padding = padding;
+  op.attrs.stride_h = op.attrs.stride_w = stride;
+  op.act_min = -128;
+  op.act_max = 127;
+  g.operations = {op};
+  return g;
+}
+
+// Validates (constants visible, as the loader sees them) and runs a lowered
+// operation with the scratch it asks for.
+std::vector<int8_t> run_lowered(const Graph& g, const LoweredOp& lowered,
+                                const std::vector<int8_t>& input, Rounding rounding) {
+  const KernelDescriptor& k = *find_kernel(static_cast<uint32_t>(lowered.kernel));
+  std::vector<std::vector<uint8_t>> bytes = {std::vector<uint8_t>(input.begin(), input.end())};
+  for (size_t i = 1; i < lowered.inputs.size(); ++i) {
+    const LoweredOperand& operand = lowered.inputs[i];
+    bytes.push_back(operand.tensor >= 0 ? *g.tensors[size_t(operand.tensor)].data
+                                        : operand.constant);
+  }
+  std::vector<Operand> in;
+  std::vector<OperandView> views;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    in.push_back({bytes[i].data(), uint32_t(bytes[i].size())});
+    views.push_back({i == 0 ? nullptr : bytes[i].data(), uint32_t(bytes[i].size())});
+  }
+  const Tensor& out_tensor = g.tensors[size_t(g.operations[0].outputs[0])];
+  std::vector<int8_t> output(
+      size_t(out_tensor.shape[1] * out_tensor.shape[2] * out_tensor.shape[3]), 99);
+  const Operand out{output.data(), uint32_t(output.size())};
+  const OperandView out_view{nullptr, out.bytes};
+  EXPECT_EQ(k.validate(lowered.params.data(), views.data(), uint32_t(views.size()), &out_view, 1),
+            Status::kOk);
+  std::vector<int32_t> scratch(lowered.scratch_bytes / 4 + 1);
+  const KernelArgs args{lowered.params.data(),
+                        in.data(),
+                        uint32_t(in.size()),
+                        &out,
+                        1,
+                        {scratch.data(), lowered.scratch_bytes},
+                        rounding};
+  EXPECT_EQ(k.run(args), Status::kOk);
+  return output;
+}
+
+// On an MVE core the lowering picks the gather variant, which needs no
+// scratch; its weights and the taps' offset sums, laid out by the lowering, give the
+// reference's outputs (the host runs the variant's portable path) for
+// strides 1-3, SAME and VALID, and depths below, at and past 16.
+TEST(TransposeConvLowering, MveCoreGetsTheGatherVariantWithTheReferenceOutputs) {
+  std::mt19937 rng(20261201);
+  struct Shape {
+    int32_t ih, iw, ic, k, oc, stride;
+    Padding padding;
+  };
+  const Shape shapes[] = {
+      {5, 7, 9, 3, 7, 2, Padding::kSame},   {7, 6, 10, 2, 6, 2, Padding::kValid},
+      {4, 5, 17, 3, 33, 1, Padding::kSame}, {3, 4, 3, 5, 5, 3, Padding::kValid},
+      {3, 3, 33, 4, 18, 3, Padding::kSame}, {2, 5, 16, 1, 4, 2, Padding::kSame}};
+  for (const Shape& s : shapes) {
+    const Graph g = random_graph(rng, s.ih, s.iw, s.ic, s.k, s.oc, s.stride, s.padding);
+    const LoweredOp mve = lower_transpose_conv(g, g.operations[0], m55());
+    const LoweredOp ref = lower_transpose_conv(g, g.operations[0], Target{});
+    ASSERT_EQ(mve.kernel, KernelId::transpose_conv_s8_mve) << s.ic << "->" << s.oc;
+    ASSERT_EQ(ref.kernel, KernelId::transpose_conv_s8_ref);
+    EXPECT_EQ(mve.scratch_bytes, 0u);
+    ASSERT_EQ(mve.inputs.size(), 3u);
+    // Per group of four channels and tap: four int32 offset sums, four rows of weights.
+    const int32_t groups = (s.oc + 3) / 4;
+    EXPECT_EQ(mve.inputs[1].constant.size(), size_t(groups * s.k * s.k * (16 + 4 * s.ic)));
+    std::vector<int8_t> input(size_t(s.ih * s.iw * s.ic));
+    for (auto& v : input)
+      v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (Rounding rounding : {Rounding::kDouble, Rounding::kSingle})
+      EXPECT_EQ(run_lowered(g, mve, input, rounding), run_lowered(g, ref, input, rounding))
+          << s.ic << "->" << s.oc << " stride " << s.stride;
+  }
+}
+
 }  // namespace
 }  // namespace tinyaot

@@ -31,6 +31,8 @@
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
 #include "kernels/pooling/pooling.h"
+#include "kernels/transpose_conv/transpose_conv.h"
+#include "kernels/transpose_conv/transpose_conv_mve_layout.h"
 #include "tests/variant_sweep/sweep_support.h"
 #include "tinyaot/kernel_abi.h"
 #include "tinyaot/status.h"
@@ -87,6 +89,7 @@ enum class Family : uint8_t {
   kMul,
   kAvgPool,
   kMaxPool,
+  kTransposeConv,
   kNone
 };
 
@@ -119,6 +122,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_avg_pool2d_s8_ref;
     case Family::kMaxPool:
       return &kernel_max_pool2d_s8_ref;
+    case Family::kTransposeConv:
+      return &kernel_transpose_conv_s8_ref;
     case Family::kNone:
       break;
   }
@@ -134,7 +139,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kSub,
                              Family::kMul,
                              Family::kAvgPool,
-                             Family::kMaxPool};
+                             Family::kMaxPool,
+                             Family::kTransposeConv};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -150,6 +156,7 @@ struct Case {
     AddSubParams add_sub;
     MulParams mul;
     Pool2dParams pool;
+    TransposeConvParams tconv;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
@@ -442,6 +449,57 @@ inline bool draw_pool(Random& r, Case* c) {
   return true;
 }
 
+// One axis of a TRANSPOSE_CONV: mostly as TFLite shapes it (the output
+// any size whose convolution of the filter and stride gives the input back,
+// SAME or VALID, the leading padding half the total, the odd one after),
+// now and then any output size and leading padding the kernels take (taps
+// that miss the output, pixels no tap reaches).
+inline void draw_transpose_axis(Random& r, int32_t max_input, int32_t filter, int32_t* input,
+                                int32_t* stride, int32_t* pad, int32_t* output) {
+  *input = r.uniform(1, max_input);
+  *stride = r.uniform(1, 3);
+  if (r.one_in(5)) {
+    *output = r.uniform(1, (*input - 1) * *stride + filter + 2);
+    *pad = r.uniform(0, filter + *stride);
+    return;
+  }
+  const bool same = r.one_in(2);
+  // SAME: ceil(output / stride) == input; VALID: (output - filter) / stride + 1 == input.
+  const int32_t least = same ? (*input - 1) * *stride + 1 : (*input - 1) * *stride + filter;
+  *output = least + r.uniform(0, *stride - 1);
+  const int32_t total = (*input - 1) * *stride + filter - *output;
+  *pad = total > 0 ? total / 2 : 0;
+}
+
+// TRANSPOSE_CONV: filters 1x1 to 5x5, strides 1 to 3 per axis; either few
+// channels over a larger image (depths around the 16-lane blocks) or up to
+// 40 input and output channels (past 16, rarely multiples of 4 or 16) over
+// a small one; the reference's int32 output image within the scratch.
+inline bool draw_transpose_conv(Random& r, Case* c) {
+  TransposeConvParams& p = c->p.tconv;
+  p = TransposeConvParams{};
+  const bool wide = r.one_in(2);
+  p.batches = r.one_in(6) ? 2 : 1;
+  p.filter_h = r.uniform(1, wide ? 3 : 5);
+  p.filter_w = r.uniform(1, wide ? 3 : 5);
+  const int32_t max_input = wide ? 3 : 6;
+  draw_transpose_axis(r, max_input, p.filter_h, &p.input_h, &p.stride_h, &p.pad_top, &p.output_h);
+  draw_transpose_axis(r, max_input, p.filter_w, &p.input_w, &p.stride_w, &p.pad_left, &p.output_w);
+  p.input_depth = wide ? r.uniform(1, 40) : r.pick(kDepths);
+  p.output_depth = wide ? r.uniform(1, 40) : r.uniform(1, 9);
+  p.input_offset = draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  draw_activation(r, &p.act_min, &p.act_max);
+  const int32_t taps = p.filter_h * p.filter_w;
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
+  c->row_length = taps * p.input_depth;
+  c->filter_bytes = uint32_t(p.output_depth * c->row_length);
+  c->channels = uint32_t(p.output_depth);
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * p.output_depth);
+  c->input_offset = p.input_offset;
+  return c->output_bytes * sizeof(int32_t) <= kMaxScratchBytes;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -459,6 +517,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
     case Family::kAvgPool:
     case Family::kMaxPool:
       return draw_pool(r, c);
+    case Family::kTransposeConv:
+      return draw_transpose_conv(r, c);
     case Family::kNone:
       break;
   }
@@ -504,6 +564,7 @@ inline void set_input_offset(Case* c, int32_t offset) {
   if (c->family == Family::kFullyConnected) c->p.fc.input_offset = offset;
   if (is_add_sub(c->family)) c->p.add_sub.input1_offset = c->p.add_sub.input2_offset = offset;
   if (c->family == Family::kMul) c->p.mul.input1_offset = c->p.mul.input2_offset = offset;
+  if (c->family == Family::kTransposeConv) c->p.tconv.input_offset = offset;
 }
 
 // Inputs, weights and input offset at their extremes, biases at an int32
@@ -722,6 +783,18 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kTransposeConv: {
+      const TransposeConvParams& p = c.p.tconv;
+      t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
+      t->field("input_depth", p.input_depth).field("filter_h", p.filter_h);
+      t->field("filter_w", p.filter_w).field("output_h", p.output_h);
+      t->field("output_w", p.output_w).field("output_depth", p.output_depth);
+      t->field("stride_h", p.stride_h).field("stride_w", p.stride_w);
+      t->field("pad_top", p.pad_top).field("pad_left", p.pad_left);
+      t->field("input_offset", p.input_offset).field("output_offset", p.output_offset);
+      t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
     case Family::kNone:
       break;
   }
@@ -745,6 +818,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
     ;  // in the variant's layout
   else if (c.family == Family::kConv2d)
     order_conv2d_weights(&variant, c.p.conv, ws.filter, ws.variant_filter);
+  else if (c.family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
+    order_transpose_conv_mve_weights(c.p.tconv, ws.filter, ws.variant_filter);
   else if (c.family == Family::kFullyConnected && fully_connected_variant_orders_weights(&variant))
     order_fully_connected_weights(&variant, c.p.fc.output_depth, c.p.fc.input_depth, ws.filter,
                                   ws.variant_filter);
@@ -788,6 +863,8 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
       c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
     if (family == Family::kConv2d)
       c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
+    if (family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
+      c->variant_filter_bytes = uint32_t(transpose_conv_mve_weight_bytes(c->p.tconv));
     if (c->variant_filter_bytes > kMaxFilterBytes) continue;
     set_variant_quant(variant, *c, ws);
     const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);

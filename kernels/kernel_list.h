@@ -73,7 +73,8 @@
   X(max_pool2d_s8_mve) \
   X(depthwise_conv2d_s8_mve) \
   X(conv2d_s8_1x1_mve) \
-  X(transpose_conv_s8_mve)
+  X(transpose_conv_s8_mve) \
+  X(batch_matmul_s8_mve)
 // clang-format on
 
 namespace tinyaot {

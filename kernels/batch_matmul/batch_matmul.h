@@ -40,9 +40,19 @@ struct BatchMatmulParams {
 // valid program can hold.
 uint32_t batch_matmul_s8_ref_scratch_bytes(const BatchMatmulParams& params);
 
+// Every variant's checks of the params and of the LHS, RHS and output
+// operands' sizes (inputs[0..1], outputs[0]).
+Status validate_batch_matmul_operands(const BatchMatmulParams& params, const OperandView* inputs,
+                                      const OperandView* outputs);
+
 // Operands: lhs s8 [lhs_batch..., rows, depth] (or [..., depth, rows]),
 // rhs s8 [rhs_batch..., cols, depth] (or [..., depth, cols]) -> output s8
 // [broadcast batch..., rows, cols].
 extern const KernelDescriptor kernel_batch_matmul_s8_ref;
+
+// MVE cores: raw int8 products by VMLADAVA, four output columns per LHS-row
+// load, depth-major operands read by gathers (no scratch); a constant RHS
+// comes with its column terms (batch_matmul_terms.h) as a third operand.
+extern const KernelDescriptor kernel_batch_matmul_s8_mve;
 
 }  // namespace tinyaot

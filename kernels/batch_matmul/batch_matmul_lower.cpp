@@ -1,11 +1,15 @@
 // Lowering of BATCH_MATMUL: pads both shapes to 5-D, checks broadcasting,
 // computes the one rescale, and decides each operand's layout. A constant
 // operand the kernel would have to transpose is transposed here instead, so
-// only dynamic depth-major operands cost scratch at run time.
+// only dynamic depth-major operands cost scratch at run time (and none on
+// an MVE core, whose variant reads them in place). Then it picks the
+// variant; the MVE one also takes a constant RHS's column terms.
 #include <algorithm>
 
 #include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/batch_matmul/batch_matmul_terms.h"
 #include "kernels/common/lower_helpers.h"
+#include "kernels/common/variant_choice.h"
 
 namespace tinyaot {
 namespace {
@@ -41,6 +45,36 @@ LoweredOperand operand_for(const Graph& graph, const Operation& op, size_t index
   *layout = depth_major ? MatrixLayout::kDepthMajor : MatrixLayout::kDepthMinor;
   return LoweredOperand::of_tensor(op.inputs[index]);
 }
+
+// Rough cycle models; only their ordering matters. The reference adds
+// both offsets per MAC (about 5 instructions a MAC) and transposes each
+// depth-major matrix it reads. The MVE variant: per 16 values and four
+// outputs one vector of one operand, four of the other, four VMLADAVA and
+// a VADDVA (about 3 instructions per 16 MACs an output; a depth-major
+// operand's gathers one more), the output step four outputs a vector.
+uint64_t outputs_of(const BatchMatmulParams& p) {
+  uint64_t batches = 1;
+  for (int d = 0; d < 3; ++d) batches *= uint64_t(std::max(p.lhs_batch[d], p.rhs_batch[d]));
+  return batches * uint64_t(p.rows) * uint64_t(p.cols);
+}
+
+uint64_t reference_cost(const BatchMatmulParams& p) {
+  return outputs_of(p) * (5 * uint64_t(p.depth) + 12) +
+         uint64_t(batch_matmul_s8_ref_scratch_bytes(p)) * 4;
+}
+
+uint64_t mve_cost(const BatchMatmulParams& p) {
+  const uint64_t blocks = (uint64_t(p.depth) + 15) / 16;
+  const bool gathers =
+      p.lhs_layout == MatrixLayout::kDepthMajor || p.rhs_layout == MatrixLayout::kDepthMajor;
+  const uint64_t per_block = gathers ? 4 : 3;
+  return outputs_of(p) * (blocks * per_block + 8);
+}
+
+const VariantCandidate<BatchMatmulParams> kVariants[] = {
+    {KernelId::batch_matmul_s8_ref, nullptr, reference_cost},
+    {KernelId::batch_matmul_s8_mve, batch_matmul_mve_applies, mve_cost},
+};
 
 }  // namespace
 
@@ -110,8 +144,23 @@ LoweredOp lower_batch_matmul(const Graph& graph, const Operation& op, const Targ
   require(batch_matmul_s8_ref_scratch_bytes(params) != UINT32_MAX, op,
           "operands too large for the kernel's scratch");
 
-  LoweredOp lowered = make_lowered(KernelId::batch_matmul_s8_ref, params);
+  const KernelId kernel = choose_variant(kVariants, params, target);
+  LoweredOp lowered = make_lowered(kernel, params);
+  // The MVE variant takes a constant RHS's column terms from the program.
+  const bool stores_terms =
+      batch_matmul_variant_takes_terms(find_kernel(static_cast<uint32_t>(kernel))) &&
+      rhs.is_constant();
+  std::vector<int32_t> terms;
+  if (stores_terms) {
+    const std::vector<int8_t> values =
+        rhs_operand.tensor >= 0
+            ? constant_i8(rhs, op)
+            : std::vector<int8_t>(rhs_operand.constant.begin(), rhs_operand.constant.end());
+    terms.resize(static_cast<size_t>(batch_matmul_column_term_count(params)));
+    batch_matmul_column_terms(params, values.data(), terms.data());
+  }
   lowered.inputs = {std::move(lhs_operand), std::move(rhs_operand)};
+  if (stores_terms) lowered.inputs.push_back(LoweredOperand::of_values(terms));
   lowered.outputs = {op.outputs[0]};
   return lowered;
 }

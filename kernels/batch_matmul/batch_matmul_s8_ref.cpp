@@ -24,10 +24,10 @@ int32_t output_batch(const BatchMatmulParams& p, int d) {
   return p.lhs_batch[d] == 1 ? p.rhs_batch[d] : p.lhs_batch[d];
 }
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
-  const auto& p = *static_cast<const BatchMatmulParams*>(raw);
-  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+}  // namespace
+
+Status validate_batch_matmul_operands(const BatchMatmulParams& p, const OperandView* inputs,
+                                      const OperandView* outputs) {
   int64_t lhs_matrix, rhs_matrix, out_matrix;
   if (!matrix_sizes(p, &lhs_matrix, &rhs_matrix, &out_matrix)) return Status::kBadParams;
   int32_t out_batch[3];
@@ -55,6 +55,15 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
       !is_activation_range(p.act_min, p.act_max))
     return Status::kBadParams;
   return Status::kOk;
+}
+
+namespace {
+
+Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                const OperandView* outputs, uint32_t num_outputs) {
+  if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
+  return validate_batch_matmul_operands(*static_cast<const BatchMatmulParams*>(raw), inputs,
+                                        outputs);
 }
 
 uint32_t scratch_bytes(const void* raw) {

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/batch_matmul/batch_matmul_terms.h"
 #include "kernels/common/lower_helpers.h"
 #include "kernels/lowerings.h"
 #include "support/validate_support.h"
@@ -403,6 +404,119 @@ TEST(BatchMatmulLowering, RejectsMismatchedDepthAndOutputShape) {
   g = matmul_graph(false, false, false);
   g.tensors[2].shape = {3, 2, 5};
   EXPECT_THROW(lower_batch_matmul(g, g.operations[0], Target{}), CompileError);
+}
+
+// ---- the MVE variant: the compiler's choice and the terms it stores ----
+
+Target mve_target() {
+  Target t;
+  t.core = Core::kCortexM55;
+  t.isa = IsaClass::kMve;
+  return t;
+}
+
+TEST(BatchMatmulMve, ChosenOnMveCoresWithTheConstantRhsColumnTerms) {
+  const Graph g = matmul_graph(false, false, true);
+  const LoweredOp lowered = lower_batch_matmul(g, g.operations[0], mve_target());
+  EXPECT_EQ(lowered.kernel, KernelId::batch_matmul_s8_mve);
+  EXPECT_EQ(lowered.scratch_bytes, 0u);
+  ASSERT_EQ(lowered.inputs.size(), 3u);
+  // RHS [depth 5, cols 4] holds k*4 + j, zero point -3 (offset 3); LHS zero
+  // point 4 (offset -4): column j's term is -4 * sum_k (k*4 + j + 3) =
+  // -4 * (40 + 5j + 15).
+  ASSERT_EQ(lowered.inputs[2].constant.size(), 4 * sizeof(int32_t));
+  for (int32_t j = 0; j < 4; ++j) {
+    int32_t term;
+    std::memcpy(&term, lowered.inputs[2].constant.data() + j * sizeof(int32_t), sizeof(term));
+    EXPECT_EQ(term, -4 * (55 + 5 * j)) << j;
+  }
+  // On a core without MVE: the reference, two operands.
+  EXPECT_EQ(lower_batch_matmul(g, g.operations[0], Target{}).kernel, KernelId::batch_matmul_s8_ref);
+}
+
+TEST(BatchMatmulMve, ReadsDynamicDepthMajorOperandsWithoutScratch) {
+  const Graph g = matmul_graph(true, false, false);  // both operands depth-major, dynamic
+  const LoweredOp lowered = lower_batch_matmul(g, g.operations[0], mve_target());
+  EXPECT_EQ(lowered.kernel, KernelId::batch_matmul_s8_mve);
+  EXPECT_EQ(lowered.scratch_bytes, 0u);
+  EXPECT_EQ(lowered.inputs.size(), 2u);
+}
+
+TEST(BatchMatmulMve, ScaleRatioOfOneHalfOrMoreGoesToTheReference) {
+  Graph g = matmul_graph(false, true, false);
+  g.tensors[2].quant.scales = {0.0001f};  // 0.02 * 0.01 / 0.0001 = 2: a left shift
+  const LoweredOp lowered = lower_batch_matmul(g, g.operations[0], mve_target());
+  EXPECT_EQ(lowered.kernel, KernelId::batch_matmul_s8_ref);
+}
+
+// The variant through its descriptor, on the host's portable path, against
+// the oracle: random shapes, layouts, broadcasts, offsets, with and without
+// the column terms of a constant RHS (computed here from the definition).
+TEST(BatchMatmulMve, MatchesTheOracleOnRandomShapes) {
+  const KernelDescriptor& mve = kernel_batch_matmul_s8_mve;
+  std::mt19937 rng(2207);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 120; ++trial) {
+    BatchMatmulParams p = make_params(pick(1, 21), pick(1, 40), pick(1, 21));
+    p.lhs_batch[2] = pick(1, 2);
+    p.rhs_batch[2] = p.lhs_batch[2] == 2 && pick(0, 1) ? 2 : 1;
+    const bool terms_given = pick(0, 1) == 1;
+    p.lhs_layout = static_cast<MatrixLayout>(pick(0, 1));
+    p.rhs_layout = terms_given ? MatrixLayout::kDepthMinor : static_cast<MatrixLayout>(pick(0, 1));
+    p.lhs_offset = pick(-127, 128);
+    p.rhs_offset = pick(0, 3) == 0 ? 0 : pick(-127, 128);
+    p.output_offset = pick(-128, 127);
+    p.multiplier = pick(1 << 30, INT32_MAX);
+    p.shift = pick(-14, -1);
+    const Sizes s = sizes_of(p);
+    std::vector<int8_t> lhs(s.in[0]), rhs(s.in[1]), out(s.out[0]);
+    for (auto& v : lhs) v = static_cast<int8_t>(pick(-128, 127));
+    for (auto& v : rhs) v = static_cast<int8_t>(pick(-128, 127));
+    std::vector<int32_t> terms;
+    if (terms_given) {
+      for (uint32_t c = 0; c < s.in[1] / uint32_t(p.depth); ++c) {
+        int32_t sum = 0;
+        for (int32_t k = 0; k < p.depth; ++k) sum += rhs[c * p.depth + k] + p.rhs_offset;
+        terms.push_back(sum * p.lhs_offset);
+      }
+    }
+    const uint32_t terms_bytes = uint32_t(terms.size() * sizeof(int32_t));
+    const uint32_t num_inputs = terms_given ? 3 : 2;
+    const OperandView views[] = {
+        {nullptr, s.in[0]}, {rhs.data(), s.in[1]}, {terms.data(), terms_bytes}};
+    const OperandView out_view[] = {{nullptr, s.out[0]}};
+    ASSERT_EQ(mve.validate(&p, views, num_inputs, out_view, 1), Status::kOk) << trial;
+    const Operand inputs[] = {
+        {lhs.data(), s.in[0]}, {rhs.data(), s.in[1]}, {terms.data(), terms_bytes}};
+    const Operand outputs[] = {{out.data(), s.out[0]}};
+    const Rounding rounding = trial % 2 ? Rounding::kSingle : Rounding::kDouble;
+    KernelArgs args{&p, inputs, num_inputs, outputs, 1, {nullptr, 0}, rounding};
+    ASSERT_EQ(mve.run(args), Status::kOk);
+    ASSERT_EQ(out, oracle(p, lhs, rhs, rounding)) << "trial " << trial;
+    if (terms_given) {  // a stale term is refused at load
+      terms.back() += 1;
+      EXPECT_EQ(mve.validate(&p, views, num_inputs, out_view, 1), Status::kBadParams);
+    }
+  }
+}
+
+TEST(BatchMatmulMve, ValidateRefusesWhatItCannotRun) {
+  const KernelDescriptor& mve = kernel_batch_matmul_s8_mve;
+  BatchMatmulParams p = make_params(3, 4, 5);
+  p.shift = -3;
+  const Sizes s = sizes_of(p);
+  EXPECT_EQ(test::validate_sizes(mve, &p, s.in, 2, s.out, 1), Status::kOk);
+  p.shift = 0;  // not a right shift: the reference's case
+  EXPECT_EQ(test::validate_sizes(mve, &p, s.in, 2, s.out, 1), Status::kBadParams);
+  p.shift = -3;
+  p.lhs_layout = MatrixLayout::kDepthMajor;
+  p.rows = kBatchMatmulMaxGatherStep + 1;  // beyond the gathers' offsets
+  p.depth = 1;
+  p.cols = 1;
+  const Sizes wide = sizes_of(p);
+  EXPECT_EQ(test::validate_sizes(mve, &p, wide.in, 2, wide.out, 1), Status::kBadParams);
+  p.lhs_layout = MatrixLayout::kDepthMinor;
+  EXPECT_EQ(test::validate_sizes(mve, &p, wide.in, 2, wide.out, 1), Status::kOk);
 }
 
 }  // namespace

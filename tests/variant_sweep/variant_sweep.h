@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/batch_matmul/batch_matmul_terms.h"
 #include "kernels/common/kernel_sums.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
@@ -49,6 +51,7 @@ constexpr uint32_t kMaxFilterBytes = 4096;
 constexpr uint32_t kMaxOutputBytes = 2048;
 constexpr uint32_t kMaxChannels = 64;
 constexpr uint32_t kMaxScratchBytes = 4096;
+constexpr uint32_t kMaxColumnTerms = 512;  // int32 column terms of batch_matmul_s8_mve
 constexpr uint32_t kGuardBytes = 32;
 constexpr uint8_t kGuardPattern = 0xCD;
 constexpr uint8_t kScratchFill = 0x6B;    // scratch is never zeroed for a kernel
@@ -77,6 +80,8 @@ struct Workspace {
   alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kGuardBytes];
   alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kGuardBytes];
   alignas(16) int8_t pad_row[kMaxInputBytes];  // zero points, for variants that read them
+  // A constant RHS's column terms, for the batch-matmul variants that take them.
+  alignas(16) int32_t column_terms[kMaxColumnTerms];
 };
 
 // The operator families with variants, each checked against its reference.
@@ -90,6 +95,7 @@ enum class Family : uint8_t {
   kAvgPool,
   kMaxPool,
   kTransposeConv,
+  kBatchMatmul,
   kNone
 };
 
@@ -124,6 +130,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_max_pool2d_s8_ref;
     case Family::kTransposeConv:
       return &kernel_transpose_conv_s8_ref;
+    case Family::kBatchMatmul:
+      return &kernel_batch_matmul_s8_ref;
     case Family::kNone:
       break;
   }
@@ -140,7 +148,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kMul,
                              Family::kAvgPool,
                              Family::kMaxPool,
-                             Family::kTransposeConv};
+                             Family::kTransposeConv,
+                             Family::kBatchMatmul};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -157,12 +166,16 @@ struct Case {
     MulParams mul;
     Pool2dParams pool;
     TransposeConvParams tconv;
+    BatchMatmulParams bmm;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
   uint32_t variant_filter_bytes = 0;
   int32_t row_length = 0;  // weights per output channel, for a folded bias
   int32_t input_offset = 0;
+  // Batch matmul: the column terms the variant takes with a constant RHS
+  // (batch_matmul_variant_takes_terms), 0 for an RHS activation.
+  uint32_t column_terms = 0;
 };
 
 // Whether `kernel` takes its bias with input_offset * sum(row) folded in
@@ -500,6 +513,64 @@ inline bool draw_transpose_conv(Random& r, Case* c) {
   return c->output_bytes * sizeof(int32_t) <= kMaxScratchBytes;
 }
 
+// A batch-matmul dimension: mostly 1 to 70 (past 16, rarely multiples of
+// 4 or 16), now and then at and around the 4- and 16-wide blocks.
+inline int32_t draw_matrix_dimension(Random& r) {
+  return r.one_in(3) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33}) : r.uniform(1, 70);
+}
+
+// BATCH_MATMUL: one to three matrices per operand, batch dimensions equal
+// or broadcast from either side; each operand depth-minor or depth-major
+// (TFLite's adj_x / adj_y); the RHS a constant (held depth-minor, as the
+// compiler transposes constants, with its column terms) or an activation;
+// the rescale mostly a right shift, now and then any the reference takes.
+inline bool draw_batch_matmul(Random& r, Case* c) {
+  BatchMatmulParams& p = c->p.bmm;
+  p = BatchMatmulParams{};
+  for (int d = 0; d < 3; ++d) p.lhs_batch[d] = p.rhs_batch[d] = 1;
+  const int32_t batching = r.uniform(0, 3);
+  if (batching == 1) {  // equal batches
+    p.lhs_batch[2] = p.rhs_batch[2] = r.uniform(2, 3);
+  } else if (batching == 2) {  // one side broadcast
+    (r.one_in(2) ? p.lhs_batch : p.rhs_batch)[2] = r.uniform(2, 3);
+  } else if (batching == 3) {  // broadcast both ways, two dimensions
+    p.lhs_batch[1] = r.uniform(1, 2);
+    p.rhs_batch[2] = r.uniform(1, 2);
+  }
+  p.rows = draw_matrix_dimension(r);
+  p.depth = draw_matrix_dimension(r);
+  p.cols = draw_matrix_dimension(r);
+  const bool constant_rhs = r.one_in(2);
+  p.lhs_layout = r.one_in(2) ? MatrixLayout::kDepthMajor : MatrixLayout::kDepthMinor;
+  p.rhs_layout =
+      !constant_rhs && r.one_in(2) ? MatrixLayout::kDepthMajor : MatrixLayout::kDepthMinor;
+  p.lhs_offset = draw_input_offset(r);
+  p.rhs_offset = r.one_in(4) ? 0 : draw_input_offset(r);
+  p.output_offset = draw_output_offset(r);
+  p.multiplier = r.one_in(16) ? 0 : draw_significand(r);
+  p.shift = r.one_in(8) ? r.uniform(-31, 30) : r.uniform(-14, -1);
+  draw_activation(r, &p.act_min, &p.act_max);
+  int64_t lhs_batches = 1, rhs_batches = 1, out_batches = 1;
+  for (int d = 0; d < 3; ++d) {
+    lhs_batches *= p.lhs_batch[d];
+    rhs_batches *= p.rhs_batch[d];
+    out_batches *= p.lhs_batch[d] > p.rhs_batch[d] ? p.lhs_batch[d] : p.rhs_batch[d];
+  }
+  const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
+  const int64_t output = out_batches * p.rows * p.cols;
+  if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
+      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
+    return false;
+  c->input_bytes = uint32_t(input);
+  c->filter_bytes = uint32_t(filter);
+  c->output_bytes = uint32_t(output);
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = p.lhs_offset;
+  c->column_terms = constant_rhs ? uint32_t(batch_matmul_column_term_count(p)) : 0;
+  return c->column_terms <= kMaxColumnTerms;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -519,6 +590,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_pool(r, c);
     case Family::kTransposeConv:
       return draw_transpose_conv(r, c);
+    case Family::kBatchMatmul:
+      return draw_batch_matmul(r, c);
     case Family::kNone:
       break;
   }
@@ -565,6 +638,7 @@ inline void set_input_offset(Case* c, int32_t offset) {
   if (is_add_sub(c->family)) c->p.add_sub.input1_offset = c->p.add_sub.input2_offset = offset;
   if (c->family == Family::kMul) c->p.mul.input1_offset = c->p.mul.input2_offset = offset;
   if (c->family == Family::kTransposeConv) c->p.tconv.input_offset = offset;
+  if (c->family == Family::kBatchMatmul) c->p.bmm.lhs_offset = offset;
 }
 
 // Inputs, weights and input offset at their extremes, biases at an int32
@@ -625,6 +699,12 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
       conv2d_variant_takes_pad_row(variant)) {
     o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
     o.num_inputs = 4;
+  }
+  if (c.family == Family::kBatchMatmul) o.num_inputs = 2;  // LHS, RHS
+  if (c.family == Family::kBatchMatmul && quant == ws.variant_quant && c.column_terms != 0 &&
+      batch_matmul_variant_takes_terms(variant)) {
+    o.inputs[2] = {ws.column_terms, c.column_terms * uint32_t(sizeof(int32_t))};
+    o.num_inputs = 3;
   }
   o.outputs[0] = {output + kGuardBytes, c.output_bytes};
   return o;
@@ -795,6 +875,19 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kBatchMatmul: {
+      const BatchMatmulParams& p = c.p.bmm;
+      t->field("lhs_batch", p.lhs_batch[0]).field("x", p.lhs_batch[1]).field("x", p.lhs_batch[2]);
+      t->field("rhs_batch", p.rhs_batch[0]).field("x", p.rhs_batch[1]).field("x", p.rhs_batch[2]);
+      t->field("rows", p.rows).field("depth", p.depth).field("cols", p.cols);
+      t->field("lhs_depth_major", int32_t(p.lhs_layout == MatrixLayout::kDepthMajor));
+      t->field("rhs_depth_major", int32_t(p.rhs_layout == MatrixLayout::kDepthMajor));
+      t->field("constant_rhs", int32_t(c.column_terms != 0));
+      t->field("lhs_offset", p.lhs_offset).field("rhs_offset", p.rhs_offset);
+      t->field("output_offset", p.output_offset).field("multiplier", p.multiplier);
+      t->field("shift", p.shift).field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
     case Family::kNone:
       break;
   }
@@ -830,6 +923,8 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
     memset(ws.pad_row, -c.input_offset, uint32_t(c.p.conv.input_depth));
   if (c.family == Family::kDepthwiseConv2d && depthwise_variant_folds_input_offset(&variant))
     fold_depthwise_input_offset(c.p.depthwise, ws.filter, ws.variant_quant);
+  if (c.family == Family::kBatchMatmul && c.column_terms != 0)
+    batch_matmul_column_terms(c.p.bmm, ws.filter, ws.column_terms);
   if (folds_input_offset(variant, c.family))
     fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,
                       c.input_offset);

@@ -19,40 +19,33 @@ namespace tinyaot {
 
 // Per output channel constants of a weighted operator, computed by the
 // compiler and stored as a constant operand: kernels read, never derive.
+// 12 bytes: the output step derives the rounding term 2^(s-1) of a right
+// shift s from the shift (requantize_detail::rounding_term, one ROR where a
+// stored term took a load).
 struct ChannelQuant {
   int32_t bias;        // int32 bias (0 when the model has none)
   int32_t multiplier;  // Q31 significand of input*filter/output scale
   int32_t shift;       // power-of-two exponent, positive = left
-  // The usual case's rounding term 2^(s-1), for a right shift s = -shift
-  // >= 1 and a multiplier >= 0 (every real model's channels), 0 where the
-  // channel takes the general path: channel_rounding below is its one
-  // definition, and the loader refuses any other value. Precomputed so
-  // that the output step neither derives it from the shift nor tests the
-  // shift and the multiplier's sign per output.
-  int32_t rounding;
 };
-
-// ChannelQuant::rounding for a channel's multiplier and shift.
-constexpr int32_t channel_rounding(int32_t multiplier, int32_t shift) {
-  return multiplier >= 0 && shift <= -1 && shift >= -31 ? int32_t{1} << (-shift - 1) : 0;
-}
 
 // A zero multiplier (a channel whose weights' scale is 0, or a product
 // under 2^-31) gives 0 with every shift in both modes: it is stored with
-// shift -1, which has a precomputed rescale, where TFLite's shift 0 would
-// send the channel down the general path.
+// shift -1, which takes the usual case's step (has_fast_rescale), where
+// TFLite's shift 0 would send the channel down the general path.
 constexpr ChannelQuant make_channel_quant(int32_t bias, int32_t multiplier, int32_t shift) {
-  const int32_t stored_shift = multiplier == 0 ? -1 : shift;
-  return {bias, multiplier, stored_shift, channel_rounding(multiplier, stored_shift)};
+  return {bias, multiplier, multiplier == 0 ? -1 : shift};
 }
 
-// Whether the channel's rescale is precomputed. The fast variants of the
-// weighted operators take only operations whose every channel has one, so
-// their output step has no test and no general path (a call whose
-// clobbers would spill the sums); the compiler gives any other operation
-// the family's reference variant (variant_choice.h), and their validate
-// refuses it.
-constexpr bool has_fast_rescale(const ChannelQuant& q) { return q.rounding != 0; }
+// Whether the channel takes the usual case's rescale: a right shift s =
+// -shift in [1, 31] and a multiplier >= 0 (every real model's channels).
+// The fast variants of the weighted operators take only operations whose
+// every channel does, so their output step has no test and no general
+// path (a call whose clobbers would spill the sums); the compiler gives
+// any other operation the family's reference variant (variant_choice.h),
+// and their validate refuses it.
+constexpr bool has_fast_rescale(const ChannelQuant& q) {
+  return q.multiplier >= 0 && q.shift <= -1 && q.shift >= -31;
+}
 
 inline bool every_channel_has_fast_rescale(const ChannelQuant* quant, int64_t count) {
   for (int64_t i = 0; i < count; ++i)
@@ -157,9 +150,25 @@ inline int32_t right_shift_by_long_multiply(int32_t x, int32_t m, int shift) {
   return static_cast<int32_t>(static_cast<int64_t>(sum) >> 32) >> s_minus_1;
 }
 
-// The same with u's first term, 2^(s-1), precomputed by the compiler
-// (ChannelQuant::rounding): the sign's share, the two words of k, the
-// SMLAL and the shift by s - 1 = ~shift.
+// The usual case's rounding term 2^(s-1) for a right shift s = -shift in
+// [1, 31]. On Armv7-M and Armv8-M Mainline it is 2^31 rotated right by the
+// shift register's low byte (256 - s, that is 32 - s modulo 32): one ROR,
+// an asm statement of its own (not volatile) so that GCC computes it once
+// per channel where a kernel rescales several outputs of one channel.
+inline int32_t rounding_term(int32_t shift) {
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+  int32_t rounding;
+  __asm__("ror %0, %1, %2" : "=r"(rounding) : "r"(0x80000000u), "r"(shift));
+  return rounding;
+#else
+  return static_cast<int32_t>(uint32_t{1} << ~shift);
+#endif
+}
+
+// The same as right_shift_by_long_multiply with u's first term, 2^(s-1),
+// given (rounding_term): the sign's share, the two words of k, the SMLAL
+// and the shift by s - 1 = ~shift.
 template <Rounding R>
 inline int32_t right_shift_by_rounding(int32_t x, int32_t m, int32_t rounding, int shift) {
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
@@ -256,18 +265,19 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
   return requantize_detail::any_case<R>(x, multiplier, shift);
 }
 
-// A channel's rescale from its precomputed constants (has_fast_rescale).
+// A channel with the usual case's rescale (has_fast_rescale).
 template <Rounding R>
 inline int32_t requantize_fast(int32_t x, const ChannelQuant& q) {
 #if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
   return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
 #else
-  return requantize_detail::right_shift_by_rounding<R>(x, q.multiplier, q.rounding, q.shift);
+  return requantize_detail::right_shift_by_rounding<R>(
+      x, q.multiplier, requantize_detail::rounding_term(q.shift), q.shift);
 #endif
 }
 
-// Any channel: the precomputed form where there is one (a compare and
-// branch on a value the step loads anyway), else the general path.
+// Any channel: the usual case's step where it applies, else the general
+// path.
 template <Rounding R>
 inline int32_t requantize(int32_t x, const ChannelQuant& q) {
   if (__builtin_expect(has_fast_rescale(q), 1)) return requantize_fast<R>(x, q);

@@ -115,20 +115,24 @@ void expect_all_paths_match(int32_t x, int32_t m, int shift) {
       << x << " " << m << " " << shift;
   ASSERT_EQ(right_shift_by_halves<Rounding::kSingle>(x, m, shift), want_single)
       << x << " " << m << " " << shift;
-  if (q.rounding == 0) return;
-  ASSERT_EQ(right_shift_by_rounding<Rounding::kDouble>(x, m, q.rounding, shift), want_double)
+  if (!has_fast_rescale(q)) return;
+  ASSERT_EQ(rounding_term(shift), int32_t{1} << (-shift - 1)) << shift;
+  ASSERT_EQ(right_shift_by_rounding<Rounding::kDouble>(x, m, rounding_term(shift), shift),
+            want_double)
       << x << " " << m << " " << shift;
-  ASSERT_EQ(right_shift_by_rounding<Rounding::kSingle>(x, m, q.rounding, shift), want_single)
+  ASSERT_EQ(right_shift_by_rounding<Rounding::kSingle>(x, m, rounding_term(shift), shift),
+            want_single)
       << x << " " << m << " " << shift;
 }
 
-TEST(Quant, RoundingIsSetExactlyForTheUsualCase) {
-  EXPECT_EQ(channel_rounding(1 << 30, -1), 1);
-  EXPECT_EQ(channel_rounding(1 << 30, -31), 1 << 30);
-  EXPECT_EQ(channel_rounding(1 << 30, 0), 0);  // no right shift: the general path
-  EXPECT_EQ(channel_rounding(1 << 30, 3), 0);
-  EXPECT_EQ(channel_rounding(-1, -8), 0);
-  EXPECT_EQ(channel_rounding(0, -8), 1 << 7);
+TEST(Quant, UsualCaseIsARightShiftWithANonNegativeMultiplier) {
+  EXPECT_TRUE(has_fast_rescale(make_channel_quant(0, 1 << 30, -1)));
+  EXPECT_TRUE(has_fast_rescale(make_channel_quant(0, 1 << 30, -31)));
+  EXPECT_FALSE(has_fast_rescale(make_channel_quant(0, 1 << 30, 0)));  // no right shift
+  EXPECT_FALSE(has_fast_rescale(make_channel_quant(0, 1 << 30, 3)));
+  EXPECT_FALSE(has_fast_rescale(make_channel_quant(0, 1 << 30, -32)));
+  EXPECT_FALSE(has_fast_rescale(make_channel_quant(0, -1, -8)));
+  EXPECT_EQ(sizeof(ChannelQuant), 12u);  // program format 3's per-channel record
   // A zero multiplier is stored with a shift that has a rescale: 0 either way.
   EXPECT_TRUE(has_fast_rescale(make_channel_quant(5, 0, 0)));
   EXPECT_EQ(requantize<Rounding::kDouble>(-123456, make_channel_quant(5, 0, 0)), 0);

@@ -43,8 +43,7 @@ inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
 // as a constant of the program, so that their values are checked here, at
 // load time, and the kernel trusts them at every call. A corrupt shift
 // would make the requantization shift by 32 or more; TFLite requires a
-// non-negative multiplier; the precomputed rounding constant must be the
-// one its multiplier and shift give.
+// non-negative multiplier.
 inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) {
   if (operand.constant == nullptr || count < 0 ||
       operand.bytes != static_cast<uint64_t>(count) * sizeof(ChannelQuant))
@@ -54,13 +53,12 @@ inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) 
   for (int64_t i = 0; i < count; ++i) {
     const ChannelQuant& q = quant[i];
     if (!is_shift(q.shift) || q.multiplier < 0) return false;
-    if (q.rounding != channel_rounding(q.multiplier, q.shift)) return false;
   }
   return true;
 }
 
-// The same for the fast variants: every channel's rescale precomputed
-// (has_fast_rescale), so that their output step needs no general path.
+// The same for the fast variants: every channel takes the usual case's
+// rescale (has_fast_rescale), so that their output step needs no general path.
 inline bool is_fast_channel_quant_operand(const OperandView& operand, int64_t count) {
   return is_channel_quant_operand(operand, count) &&
          every_channel_has_fast_rescale(static_cast<const ChannelQuant*>(operand.constant), count);

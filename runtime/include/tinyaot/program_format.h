@@ -19,7 +19,7 @@
 namespace tinyaot {
 
 constexpr uint8_t kProgramMagic[4] = {'T', 'A', 'O', 'P'};
-constexpr uint32_t kProgramFormatVersion = 2;
+constexpr uint32_t kProgramFormatVersion = 3;
 constexpr uint32_t kConstantAlignment = 16;
 constexpr uint32_t kArenaAlignment = 16;
 constexpr uint32_t kMaxRank = 6;

@@ -143,8 +143,9 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
     const char* scalar =
         is_depthwise_3x3_case(p) ? "depthwise_conv2d_s8_3x3" : "depthwise_conv2d_s8_scalar";
     // DSP and MVE: the 3x3 case's build of the DSP code where it holds.
-    const char* dsp =
-        is_depthwise_dsp_3x3_case(p) ? "depthwise_conv2d_s8_dsp_3x3" : "depthwise_conv2d_s8_dsp";
+    const char* dsp = is_depthwise_dsp_3x3_case(p) ? "depthwise_conv2d_s8_dsp_3x3"
+                      : is_depthwise_dsp_case(p)   ? "depthwise_conv2d_s8_dsp"
+                                                   : scalar;
     // MVE: its own variant wherever its case holds (the taps' offsets fit
     // 16-bit gather lanes), else the DSP one.
     const char* mve = is_depthwise_mve_case(p) ? "depthwise_conv2d_s8_mve" : dsp;

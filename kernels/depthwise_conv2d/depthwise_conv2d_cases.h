@@ -16,8 +16,8 @@
 namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs, the weights taking
-// `weight_bytes` bytes each (1: int8, 2: widened to int16 by the
-// compiler); the reference kernel's validate is exactly this with 1.
+// `weight_bytes` bytes each; the reference kernel's validate is exactly
+// this with 1.
 inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
                                                  const OperandView* inputs, uint32_t num_inputs,
                                                  const OperandView* outputs, uint32_t num_outputs,
@@ -87,21 +87,31 @@ inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
          axis_windows_2_or_3(p.output_w, p.stride_w, p.pad_left, p.input_w, 3, p.dilation_w);
 }
 
-// The DSP variants' weight layout, in the order its loops read them,
-// each weight widened to int16 at compile time. Output channel o =
-// c * depth_multiplier + m. Three kinds of blocks, one after the other:
+// The DSP variants' weight layout, in the order their loops read it, at
+// the model's size (int8). Output channel o = c * depth_multiplier + m.
+// Three kinds of blocks, one after the other:
 //  - channel groups: for each m, the input channels in groups of four
-//    (c = 4g .. 4g+3): per tap two words, (w[c0], w[c2]) and (w[c1],
-//    w[c3]) of output channels c * M + m, the halves SXTAB16 gives the
-//    input in;
+//    (c = 4g .. 4g+3): per tap one word, the weights of output channels
+//    c * M + m in channel order, the order of the input word's bytes;
 //  - multiplier groups: for each input channel past the last group of
-//    four, its multipliers in groups of four, the same two words per tap
-//    for outputs (o0, o2) and (o1, o3);
-//  - singles: those channels' last depth_multiplier % 4 outputs, one
-//    int16 per tap.
-// Each block holds its taps [filter_h][filter_w] in order. The whole is
-// twice the model's [filter_h][filter_w][output_depth] int8 bytes.
+//    four, its multipliers in groups of four, per tap one word (o0..o3);
+//  - singles: those channels' last depth_multiplier % 4 outputs, one byte
+//    per tap.
+// Each block holds its taps [filter_h][filter_w] in order. The kernel
+// widens one group's block at a time (depthwise_dsp_widen) into the int16
+// pairs SXTAB16 gives the input in, (w0, w2) and (w1, w3), on its stack.
 constexpr int32_t kDepthwiseDspGroup = 4;
+
+// The most taps a group block may have: the kernel widens a block into a
+// stack buffer of 8 bytes a tap (392 bytes); larger filters take the
+// scalar variant (is_depthwise_dsp_case).
+constexpr int32_t kDepthwiseDspMaxTaps = 49;
+
+// The general DSP variant's case: a filter of at most kDepthwiseDspMaxTaps
+// taps, any stride, padding, dilation and multiplier.
+inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
+  return int64_t{p.filter_h} * p.filter_w <= kDepthwiseDspMaxTaps;
+}
 
 struct DepthwiseDspLayout {
   int32_t taps;
@@ -110,7 +120,7 @@ struct DepthwiseDspLayout {
   int32_t rest;           // input channels past the last group
   int32_t mult_groups;    // multiplier groups per rest channel
   int32_t singles;        // single outputs per rest channel
-  int32_t group_bytes;    // one group's block: taps * 2 words
+  int32_t group_bytes;    // one group's block: a word per tap
   int32_t channel_end;    // byte offset of the first multiplier group
   int32_t singles_start;  // byte offset of the first single
 };
@@ -123,15 +133,11 @@ inline DepthwiseDspLayout depthwise_dsp_layout(const DepthwiseConv2dParams& p) {
   l.rest = p.input_depth % kDepthwiseDspGroup;
   l.mult_groups = p.depth_multiplier / kDepthwiseDspGroup;
   l.singles = p.depth_multiplier % kDepthwiseDspGroup;
-  l.group_bytes = l.taps * 8;
+  l.group_bytes = l.taps * kDepthwiseDspGroup;
   l.channel_end = l.multiplier * l.groups * l.group_bytes;
   l.singles_start = l.channel_end + l.rest * l.mult_groups * l.group_bytes;
   return l;
 }
-
-// Half of a group's tap record lane j (0..3) of the group lands in: the
-// first word holds lanes 0 and 2, the second 1 and 3.
-inline int32_t depthwise_dsp_lane_half(int32_t lane) { return (lane & 1) * 2 + (lane >> 1); }
 
 // Byte offset of output channel o's weight at `tap` in that layout.
 inline int32_t depthwise_dsp_weight_offset(const DepthwiseDspLayout& l, int32_t o, int32_t tap) {
@@ -139,31 +145,27 @@ inline int32_t depthwise_dsp_weight_offset(const DepthwiseDspLayout& l, int32_t 
   const int32_t grouped = l.groups * kDepthwiseDspGroup;
   if (c < grouped) {
     const int32_t block = m * l.groups + c / kDepthwiseDspGroup;
-    return block * l.group_bytes + tap * 8 + depthwise_dsp_lane_half(c % kDepthwiseDspGroup) * 2;
+    return block * l.group_bytes + tap * kDepthwiseDspGroup + c % kDepthwiseDspGroup;
   }
   const int32_t r = c - grouped;
   if (m < l.mult_groups * kDepthwiseDspGroup) {
     const int32_t block = r * l.mult_groups + m / kDepthwiseDspGroup;
-    return l.channel_end + block * l.group_bytes + tap * 8 +
-           depthwise_dsp_lane_half(m % kDepthwiseDspGroup) * 2;
+    return l.channel_end + block * l.group_bytes + tap * kDepthwiseDspGroup +
+           m % kDepthwiseDspGroup;
   }
   const int32_t single = r * l.singles + m - l.mult_groups * kDepthwiseDspGroup;
-  return l.singles_start + (single * l.taps + tap) * 2;
+  return l.singles_start + single * l.taps + tap;
 }
 
 // Model-order int8 weights [filter_h][filter_w][output_depth] into that
-// layout, little-endian int16 (`ordered`: twice the model's bytes).
+// layout (`ordered`: the model's bytes).
 inline void order_depthwise_dsp_weights(const DepthwiseConv2dParams& p, const int8_t* model,
                                         int8_t* ordered) {
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);
   const int32_t depth = p.input_depth * p.depth_multiplier;
   for (int32_t tap = 0; tap < l.taps; ++tap)
-    for (int32_t o = 0; o < depth; ++o) {
-      const int32_t at = depthwise_dsp_weight_offset(l, o, tap);
-      const int32_t w = model[tap * depth + o];
-      ordered[at] = static_cast<int8_t>(w);                   // low byte
-      ordered[at + 1] = static_cast<int8_t>(w < 0 ? -1 : 0);  // sign
-    }
+    for (int32_t o = 0; o < depth; ++o)
+      ordered[depthwise_dsp_weight_offset(l, o, tap)] = model[tap * depth + o];
 }
 
 // Whether `kernel` takes the DSP layout.
@@ -177,10 +179,9 @@ inline bool depthwise_variant_folds_input_offset(const KernelDescriptor* kernel)
   return kernel == &kernel_depthwise_conv2d_s8_mve;
 }
 
-// Bytes per weight of `kernel`'s weight operand (the DSP layout widens).
-inline int32_t depthwise_weight_bytes(const KernelDescriptor* kernel) {
-  return takes_depthwise_dsp_layout(kernel) ? 2 : 1;
-}
+// Bytes per weight of `kernel`'s weight operand: every layout holds the
+// model's bytes.
+inline int32_t depthwise_weight_bytes(const KernelDescriptor*) { return 1; }
 
 // The weights in `kernel`'s layout (`ordered`: depthwise_weight_bytes
 // times the model's bytes); false when it takes the model's order.

@@ -35,7 +35,8 @@ uint64_t scalar_cost(const DepthwiseConv2dParams& p) {
 }
 
 // Window rectangle once per pixel; per tap and four outputs one input
-// load, two SXTAB16, one LDRD of the widened weights and four SMLAxy.
+// load, two SXTAB16, one LDRD of the weights (widened once per group on
+// the stack) and four SMLAxy.
 uint64_t dsp_cost(const DepthwiseConv2dParams& p) {
   const uint64_t taps = uint64_t(p.filter_h) * uint64_t(p.filter_w);
   return outputs(p) * (2 * taps + 10);
@@ -53,7 +54,7 @@ const VariantCandidate<DepthwiseConv2dParams> kVariants[] = {
     {KernelId::depthwise_conv2d_s8_3x3, is_depthwise_3x3_case, filter_3x3_cost},
     {KernelId::depthwise_conv2d_s8_scalar, nullptr, scalar_cost},
     {KernelId::depthwise_conv2d_s8_dsp_3x3, is_depthwise_dsp_3x3_case, dsp_cost},  // first: ties
-    {KernelId::depthwise_conv2d_s8_dsp, nullptr, dsp_cost},
+    {KernelId::depthwise_conv2d_s8_dsp, is_depthwise_dsp_case, dsp_cost},
     {KernelId::depthwise_conv2d_s8_mve, is_depthwise_mve_case, mve_cost},
 };
 

@@ -1,26 +1,29 @@
-// DEPTHWISE_CONV_2D for DSP cores: any filter, stride, padding, dilation
-// and depth multiplier. Per output pixel the taps inside the input form one
-// rectangle (depthwise_window.h), so no tap is checked in the loops. Four
-// output channels accumulate in registers over it (accumulate): per tap one
-// load of the input, widened by SXTAB16 into the two halves the four
-// channels pair up in (channels 0 and 2, 1 and 3), the input offset added on
-// the way so it costs nothing and the bias stays the model's; one LDRD of
-// the two weight words, which the compiler stored widened to int16 in the
-// same pairing and in the order the loop reads them; four SMLAxy. No
-// repacking, so any tap stands alone: borders, odd widths and dilation take
-// the same loop, and the full 3x3 window its unrolled twin.
+// DEPTHWISE_CONV_2D for DSP cores: any stride, padding, dilation and depth
+// multiplier, filters up to kDepthwiseDspMaxTaps taps. Per output pixel the
+// taps inside the input form one rectangle (depthwise_window.h), so no tap
+// is checked in the loops. The program holds the weights at the model's
+// size, a word of four int8 per tap and block of four outputs
+// (depthwise_conv2d_cases.h); the kernel takes one block at a time, widens
+// its weights once into a small stack buffer (the int16 pairs SXTAB16
+// widens the input into: channels 0 and 2, 1 and 3) and then runs every
+// output pixel of the layer for it. Per tap: one load of the input,
+// widened by two SXTAB16 with the input offset added on the way, one LDRD
+// of the two weight words, four SMLAxy; the sums start at the biases and
+// go straight to the output step, four outputs as one word.
 //
 // Depth multiplier M: output o = c * M + m. For each m, groups of four
 // input channels (one word load, as for M = 1; the outputs M apart); for
 // the channels past the last group, their outputs four at a time (one
-// byte, the same value in every lane), then one at a time. No scratch.
+// byte, the same value in every lane), then one at a time. No scratch in
+// the arena; the stack holds one block (8 bytes a tap).
 //
 // Two descriptors share this code: depthwise_conv2d_s8_dsp builds every
 // window shape and multiplier, depthwise_conv2d_s8_dsp_3x3 only what a 3x3
 // filter with multiplier 1 whose windows are 2 or 3 taps along each axis
-// reaches (its case, depthwise_conv2d_cases.h). Each is its own run
-// function, so an exported library that holds only the second links
-// neither the general loops nor the multiplier paths.
+// reaches (its case, depthwise_conv2d_cases.h), one output column of a
+// block per call with the whole window in one assembly block. Each is its
+// own run function, so an exported library that holds only the second
+// links neither the general loops nor the multiplier paths.
 #include <type_traits>
 
 #include "kernels/common/dsp_words.h"
@@ -49,8 +52,10 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
                 const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
-      validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs, 2);
-  return status != Status::kOk ? status : validate_fast_depthwise_quant(p, inputs);
+      validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  if (!is_depthwise_dsp_case(p)) return Status::kBadParams;
+  return validate_fast_depthwise_quant(p, inputs);
 }
 
 Status validate_3x3(const void* raw, const OperandView* inputs, uint32_t num_inputs,
@@ -64,19 +69,19 @@ Status validate_3x3(const void* raw, const OperandView* inputs, uint32_t num_inp
 
 // Which paths a descriptor's code holds: every one, or the 3x3 case's
 // (windows of 2 or 3 taps each way, outputs adjacent, no multiplier
-// groups).
+// groups); and the most taps its stack buffer of widened weights holds.
 struct AnyShape {
   static constexpr bool kAnyShape = true;
+  static constexpr int32_t kMaxTaps = kDepthwiseDspMaxTaps;
 };
 struct Shape3x3 {
   static constexpr bool kAnyShape = false;
+  static constexpr int32_t kMaxTaps = 9;
 };
 
-// Which outputs a group loop writes: adjacent ones (multiplier 1, and
-// every multiplier group), ones `stride` apart (channel groups with a
-// multiplier above 1), or either, decided per call. The 3x3 case's window
-// loops come as the first two, so the 3x3 build holds only the adjacent
-// ones and the general build shares them.
+// Which outputs a pixel loop (run_pixels) writes: adjacent ones
+// (multiplier 1, and every multiplier group), ones `stride` apart (channel
+// groups with a multiplier above 1), or either, decided per call.
 enum class Outputs { kAdjacent, kStrided, kEither };
 
 // Four lanes' wrapping int32 accumulators: lane j is output j * stride of
@@ -84,6 +89,9 @@ enum class Outputs { kAdjacent, kStrided, kEither };
 struct Sums {
   uint32_t a0, a1, a2, a3;
 };
+
+[[maybe_unused]] inline int32_t s(uint32_t x) { return static_cast<int32_t>(x); }
+inline uint32_t u(int32_t x) { return static_cast<uint32_t>(x); }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 
@@ -94,9 +102,6 @@ inline int16x2_t odd_bytes_plus(uint32_t offset2, uint32_t x) {
   __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(widened) : "r"(offset2), "r"(x));
   return widened;
 }
-
-inline int32_t s(uint32_t x) { return static_cast<int32_t>(x); }
-inline uint32_t u(int32_t x) { return static_cast<uint32_t>(x); }
 
 // One tap of a channel group: input channels c0..c3 at x, one word. The
 // even bytes (c0, c2) and odd ones (c1, c3) widened with the offset added.
@@ -150,6 +155,65 @@ struct ChannelTap {
     channel_row3(x, col_step, w, offset2, a);
   }
 };
+
+// A whole window of kRows x kCols taps (2 or 3 each way) of a filter 3
+// taps wide, in one block: 12 registers (the sums, the input row and the
+// weights advancing, the column step, the offset, four temporaries; the
+// row step is loaded from memory at each row's end, as 13 registers are
+// more than GCC can always give), so GCC neither moves the sums between
+// rows nor reloads the steps. The sums start at the four biases at
+// `start`, loaded by the block through a temporary (two LDRD). A window
+// of 2 columns skips the third tap's two weight words at each row's end.
+// No memory clobber: the block reads the input, the widened weights and
+// the biases, all written before the pixel loop's function is called.
+#define TINYAOT_DW_WTAP(LOAD)                       \
+  LOAD "\n\t"                                       \
+       "ldrd %[w02], %[w13], [%[w]], #8\n\t"        \
+       "sxtab16 %[half], %[off], %[x4]\n\t"         \
+       "smlabb %[a0], %[half], %[w02], %[a0]\n\t"   \
+       "smlatt %[a2], %[half], %[w02], %[a2]\n\t"   \
+       "sxtab16 %[half], %[off], %[x4], ror #8\n\t" \
+       "smlabb %[a1], %[half], %[w13], %[a1]\n\t"   \
+       "smlatt %[a3], %[half], %[w13], %[a3]\n\t"
+#define TINYAOT_DW_TAPS2               \
+  TINYAOT_DW_WTAP("ldr %[x4], [%[x]]") \
+  TINYAOT_DW_WTAP("ldr %[x4], [%[x], %[cs]]")
+#define TINYAOT_DW_ROW2 TINYAOT_DW_TAPS2 "add %[w], %[w], #8\n\t"
+#define TINYAOT_DW_ROW3 TINYAOT_DW_TAPS2 TINYAOT_DW_WTAP("ldr %[x4], [%[x], %[cs], lsl #1]")
+#define TINYAOT_DW_NEXT_ROW \
+  "ldr %[x4], %[rs]\n\t"    \
+  "add %[x], %[x], %[x4]\n\t"
+template <int32_t kRows, int32_t kCols>
+__attribute__((always_inline)) inline Sums channel_window3(const int8_t* x, int32_t col_step,
+                                                           int32_t row_step, const uint32_t* w,
+                                                           uint32_t offset2, const Sums* start) {
+  Sums a;
+  uint32_t x4 = reinterpret_cast<uintptr_t>(start), w02, w13, half;
+#define TINYAOT_DW_WINDOW(TEXT)                                                                  \
+  __asm__(                                                                                       \
+      "ldrd %[a0], %[a1], [%[x4]]\n\t"                                                           \
+      "ldrd %[a2], %[a3], [%[x4], #8]\n\t" TEXT                                                  \
+      : [x] "+r"(x), [w] "+r"(w), [a0] "=&r"(a.a0), [a1] "=&r"(a.a1), [a2] "=&r"(a.a2),          \
+        [a3] "=&r"(a.a3), [x4] "+&r"(x4), [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half) \
+      : [cs] "r"(col_step), [rs] "m"(row_step), [off] "r"(offset2))
+  if constexpr (kRows == 3 && kCols == 3)
+    TINYAOT_DW_WINDOW(
+        TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3);
+  else if constexpr (kRows == 2 && kCols == 3)
+    TINYAOT_DW_WINDOW(TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3);
+  else if constexpr (kRows == 3 && kCols == 2)
+    TINYAOT_DW_WINDOW(
+        TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2);
+  else
+    TINYAOT_DW_WINDOW(TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2);
+#undef TINYAOT_DW_WINDOW
+  return a;
+}
+#undef TINYAOT_DW_WTAP
+#undef TINYAOT_DW_TAPS2
+#undef TINYAOT_DW_ROW2
+#undef TINYAOT_DW_ROW3
+#undef TINYAOT_DW_NEXT_ROW
 
 // One tap of a multiplier group: one input channel feeds all four lanes.
 // Its byte, zero-extended, widened by SXTAB16: the low half is the value
@@ -221,41 +285,66 @@ inline void tap_boundary(const uint32_t*& w, Sums& a) {
 #endif
 }
 
-// What is the same for every pixel and group of a call.
+// One block's weights widened, in the order the taps read them: per tap
+// the words (w0, w2) and (w1, w3) of int16 halves, the halves SXTAB16
+// widens the input into (channels 0/2 and 1/3, or a multiplier group's
+// outputs 0/2 and 1/3). The program stores the block at the model's size,
+// a word of four int8 per tap (depthwise_conv2d_cases.h); widening it once
+// per call into the kernel's stack keeps the tap at one LDRD where an
+// SXTB16 pair per tap would cost two more instructions in the loop.
+inline void widen_block(const int8_t* block, int32_t taps, uint32_t* wide) {
+  for (int32_t t = 0; t < taps; ++t, block += kDepthwiseDspGroup, wide += 2) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    const uint32_t word = load_word(block);
+    wide[0] = u(s(__sxtb16(word)));
+    wide[1] = u(s(odd_bytes(word)));
+#else
+    const auto half = [](int8_t v) { return static_cast<uint32_t>(static_cast<uint16_t>(v)); };
+    wide[0] = half(block[0]) | half(block[2]) << 16;
+    wide[1] = half(block[1]) | half(block[3]) << 16;
+#endif
+  }
+}
+
+// What is the same for every pixel of a call.
 struct Walk {
   int32_t col_step;  // input bytes to the next tap in a row
   int32_t row_step;  // input bytes to the next row of taps
   int32_t filter_w;
-  int32_t group_words;  // one group's weight block
   Offset offset;
 };
 
-// A run of groups over `pixels` adjacent pixels of one output row whose
-// windows have the same shape (one pixel at the edges; the whole inside of
-// the row, so that one call serves it): per pixel `count` groups, the
-// first reading input at x and writing outputs o, o + stride, o + 2 *
-// stride, o + 3 * stride (its constants at q + o...); each next group
-// x_step input bytes and o_step outputs on, its weights the next block.
-// The next pixel's input is pixel_step bytes on, its outputs out_depth.
-struct GroupRun {
-  const int8_t* x;
-  const uint32_t* w;  // the first group's block at the window's first tap
-  int32_t pixels;
-  int32_t pixel_step;
-  int32_t out_depth;
-  int32_t count;
-  int32_t x_step;
-  int32_t o_step;
+// One block of four outputs (lane j is output o + j * stride) read from
+// input channel byte x_channel on (four channels, or one for a multiplier
+// group), its sums starting at the biases.
+struct Block {
+  int32_t x_channel;
+  int32_t o;
   int32_t stride;
   const ChannelQuant* q;
+  Sums bias;
+};
+
+// A run of `pixels` pixels down one output column whose windows have the
+// same shape (one pixel at a top or bottom edge; every row whose window
+// holds the whole filter height, so that one call serves them): the first
+// reads input at x and writes out, each next pixel_step input bytes and
+// out_step output bytes on.
+struct PixelRun {
+  const int8_t* x;
+  const uint32_t* w;  // the widened block at the window's first tap
+  int32_t pixels;
+  int32_t pixel_step;
+  int32_t out_step;
   int8_t* out;
 };
 
-// Sums of one group over a window of kRows x kCols taps (0: the window's,
+// Sums of one block over a window of kRows x kCols taps (0: the window's,
 // known at run time).
 template <typename Tap, int32_t kRows, int32_t kCols>
-inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w, const DepthwiseWindow& win,
-                       const Walk& walk) {
+__attribute__((always_inline)) inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w,
+                                                      const DepthwiseWindow& win,
+                                                      const Walk& walk) {
   const int32_t col_step = walk.col_step;
   const Offset offset = walk.offset;
   const int32_t cols = kCols != 0 ? kCols : win.cols;
@@ -285,16 +374,16 @@ inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w, const Depthw
   }
 }
 
-// A group's four outputs, `stride` apart (a depth multiplier above 1; the
-// adjacent ones take finish_groups), from its sums (which started at the
-// biases). Out of line and unscheduled: inlined after the taps, GCC 12
-// keeps the pixel loop's pointers and the sums in registers across the
-// four steps and spills around them.
+// A block's four outputs, `stride` apart (a depth multiplier above 1),
+// from its sums (which started at the biases). Out of line and
+// unscheduled: inlined after the taps, GCC 12 keeps the pixel loop's
+// pointers and the sums in registers across the four steps and spills
+// around them.
 template <Rounding R>
-TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_group(const Sums& a,
-                                                                const ChannelQuant* q,
-                                                                int32_t stride, int8_t* out,
-                                                                const OutputRange& range) {
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_strided(const Sums& a,
+                                                                  const ChannelQuant* q,
+                                                                  int32_t stride, int8_t* out,
+                                                                  const OutputRange& range) {
   const int32_t v0 = fast_output_value<R>(a.a0, q[0], range.output_offset);
   const int32_t v1 = fast_output_value<R>(a.a1, q[stride], range.output_offset);
   const int32_t v2 = fast_output_value<R>(a.a2, q[2 * stride], range.output_offset);
@@ -305,128 +394,107 @@ TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_group(const Sums& a,
   out[3 * stride] = clamp_output(v3, range);
 }
 
-// The outputs of `count` adjacent groups (4 * count adjacent channels)
-// from their sums, which start at 0 here: each channel's constants in one
-// pass (bias, multiplier, shift, rounding), four outputs clamped and
-// stored as one word.
+// What the output steps of a block's pixels share.
+struct Finish {
+  const ChannelQuant* q;
+  int32_t output_offset;
+  PackedRange packed;
+};
+
+// Four adjacent outputs from their sums: the four steps, then one clamp
+// of the packed word and one store. Inlined into the pixel loops, which
+// are unscheduled (TINYAOT_NO_SCHEDULE) for the reason above.
 template <Rounding R>
-TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_groups(const uint32_t* sums,
-                                                                 int32_t count,
-                                                                 const ChannelQuant* q, int8_t* out,
-                                                                 const OutputRange& range) {
-  const int32_t offset = range.output_offset;
-  const PackedRange packed = packed_range(range);
-  for (int32_t g = 0; g < count;
-       ++g, sums += kDepthwiseDspGroup, q += kDepthwiseDspGroup, out += kDepthwiseDspGroup) {
-    int32_t v[kDepthwiseDspGroup];
-#pragma GCC unroll 4
-    for (int32_t j = 0; j < kDepthwiseDspGroup; ++j)
-      v[j] = fast_output_value<R>(sums[j] + static_cast<uint32_t>(q[j].bias), q[j], offset);
-    const uint32_t word = clamp_pack4(v[0], v[1], v[2], v[3], packed);
-    memcpy(out, &word, 4);
-  }
+__attribute__((always_inline)) inline void finish_adjacent(const Sums& a, const Finish& f,
+                                                           int8_t* out) {
+  const ChannelQuant* const q = f.q;
+  const int32_t offset = f.output_offset;
+  const int32_t v0 = fast_output_value<R>(a.a0, q[0], offset);
+  const int32_t v1 = fast_output_value<R>(a.a1, q[1], offset);
+  const int32_t v2 = fast_output_value<R>(a.a2, q[2], offset);
+  const int32_t v3 = fast_output_value<R>(a.a3, q[3], offset);
+  const uint32_t word = clamp_pack4(v0, v1, v2, v3, f.packed);
+  memcpy(out, &word, 4);
 }
 
-// Every group of a run over one pixel's window, then their output steps.
-// Not inlined: on its own the function has every register for the sums,
-// the pointers and the offset, where inlined into the pixel loops GCC
-// spills them; and one call serves all the groups of a pixel.
+// Every pixel of a run for one block: its sums over the window, then its
+// four output steps. Not inlined: on its own the function has every
+// register for the sums, the pointers and the offset.
 template <Rounding R, Outputs kOutputs, typename Tap, int32_t kRows, int32_t kCols>
-__attribute__((noinline)) void run_groups(const GroupRun& run, const DepthwiseWindow& win,
-                                          const Walk& walk, const DepthwiseConv2dParams& p) {
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void run_pixels(const PixelRun& run,
+                                                              const DepthwiseWindow& win,
+                                                              const Walk& walk, const Block& blk,
+                                                              const OutputRange& range) {
   // The run's fields as locals: a store through int8_t* may alias them.
-  const int32_t stride = run.stride, count = run.count, pixels = run.pixels;
-  const int32_t x_step = run.x_step, o_step = run.o_step, group_words = walk.group_words;
-  const int32_t pixel_step = run.pixel_step, out_depth = run.out_depth;
-  const uint32_t* const first_w = run.w;
-  const ChannelQuant* const first_q = run.q;
-  const OutputRange range = output_range(p);
-  const int8_t* pixel_x = run.x;
-  int8_t* pixel_out = run.out;
-  for (int32_t px = 0; px < pixels; ++px, pixel_x += pixel_step, pixel_out += out_depth) {
-    const int8_t* x = pixel_x;
-    const uint32_t* w = first_w;
-    const ChannelQuant* q = first_q;
-    int8_t* out = pixel_out;
-    if (kOutputs == Outputs::kAdjacent || (kOutputs == Outputs::kEither && stride == 1)) {
-      // Adjacent outputs: the sums of up to kChunk groups first, then
-      // their output steps in one loop (finish_groups), so that neither
-      // phase holds the other's registers.
-      constexpr int32_t kChunk = 8;
-      uint32_t sums[kChunk * kDepthwiseDspGroup];
-      for (int32_t first = 0; first < count; first += kChunk) {
-        const int32_t n = count - first < kChunk ? count - first : kChunk;
-        for (int32_t g = 0; g < n; ++g) {
-          Sums a = {0, 0, 0, 0};
-          group_sums<Tap, kRows, kCols>(a, x, w, win, walk);
-          uint32_t* const group = sums + g * kDepthwiseDspGroup;
-          group[0] = a.a0;
-          group[1] = a.a1;
-          group[2] = a.a2;
-          group[3] = a.a3;
-          x += x_step;
-          w += group_words;
-        }
-        finish_groups<R>(sums, n, q, out, range);
-        q += n * kDepthwiseDspGroup;
-        out += n * kDepthwiseDspGroup;
-      }
-      continue;
-    }
-    for (int32_t g = 0; g < count; ++g) {
-      const ChannelQuant& q0 = q[0];
-      const ChannelQuant& q1 = q[stride];
-      const ChannelQuant& q2 = q[2 * stride];
-      const ChannelQuant& q3 = q[3 * stride];
-      Sums a = {static_cast<uint32_t>(q0.bias), static_cast<uint32_t>(q1.bias),
-                static_cast<uint32_t>(q2.bias), static_cast<uint32_t>(q3.bias)};
-      group_sums<Tap, kRows, kCols>(a, x, w, win, walk);
-      finish_group<R>(a, q, stride, out, range);
-      x += x_step;
-      w += group_words;
-      q += o_step;
-      out += o_step;
-    }
+  const int32_t pixels = run.pixels, pixel_step = run.pixel_step, out_step = run.out_step;
+  const int32_t stride = blk.stride;
+  const uint32_t* const w = run.w;
+  const ChannelQuant* const q = blk.q;
+  const Sums bias = blk.bias;
+  Finish f;
+  f.q = q;
+  f.output_offset = range.output_offset;
+  f.packed = packed_range(range);
+  const int8_t* x = run.x;
+  int8_t* out = run.out;
+  for (int32_t px = 0; px < pixels; ++px, x += pixel_step, out += out_step) {
+    Sums a = bias;
+    group_sums<Tap, kRows, kCols>(a, x, w, win, walk);
+    if (kOutputs == Outputs::kAdjacent || (kOutputs == Outputs::kEither && stride == 1))
+      finish_adjacent<R>(a, f, out);
+    else
+      finish_strided<R>(a, q, stride, out, range);
   }
 }
 
-using RunFn = void (*)(const GroupRun&, const DepthwiseWindow&, const Walk&,
-                       const DepthwiseConv2dParams&);
+using RunFn = void (*)(const PixelRun&, const DepthwiseWindow&, const Walk&, const Block&,
+                       const OutputRange&);
 
-// The group loop for a window of 2 or 3 taps each way, unrolled.
+// The pixel loop for a window of 2 or 3 taps each way, unrolled.
 template <Rounding R, Outputs kOutputs>
 inline RunFn run_fn_2_or_3(const DepthwiseWindow& win) {
   if (win.cols == 3)
-    return win.rows == 3 ? run_groups<R, kOutputs, ChannelTap, 3, 3>
-                         : run_groups<R, kOutputs, ChannelTap, 2, 3>;
-  return win.rows == 3 ? run_groups<R, kOutputs, ChannelTap, 3, 2>
-                       : run_groups<R, kOutputs, ChannelTap, 2, 2>;
+    return win.rows == 3 ? run_pixels<R, kOutputs, ChannelTap, 3, 3>
+                         : run_pixels<R, kOutputs, ChannelTap, 2, 3>;
+  return win.rows == 3 ? run_pixels<R, kOutputs, ChannelTap, 3, 2>
+                       : run_pixels<R, kOutputs, ChannelTap, 2, 2>;
 }
 
-// The group loop for a window: the 3x3 filter inside and at its edges
-// unrolled, a row of 3 or 2 taps too, any other the general loop. The 3x3
-// case has only the first kind, and adjacent outputs.
+// The pixel loop of a channel group for a window: the 3x3 filter inside
+// and at its edges unrolled, a row of 3 or 2 taps too, any other the
+// general loop. The 3x3 case has only the first kind, and adjacent
+// outputs.
 template <Rounding R, typename Shape>
 inline RunFn channel_run_fn(const DepthwiseWindow& win, int32_t stride) {
   if (!Shape::kAnyShape) return run_fn_2_or_3<R, Outputs::kAdjacent>(win);
   if ((win.cols == 2 || win.cols == 3) && (win.rows == 2 || win.rows == 3))
     return stride == 1 ? run_fn_2_or_3<R, Outputs::kAdjacent>(win)
                        : run_fn_2_or_3<R, Outputs::kStrided>(win);
-  if (win.cols == 3) return run_groups<R, Outputs::kEither, ChannelTap, 0, 3>;
-  if (win.cols == 2) return run_groups<R, Outputs::kEither, ChannelTap, 0, 2>;
-  return run_groups<R, Outputs::kEither, ChannelTap, 0, 0>;
+  if (win.cols == 3) return run_pixels<R, Outputs::kEither, ChannelTap, 0, 3>;
+  if (win.cols == 2) return run_pixels<R, Outputs::kEither, ChannelTap, 0, 2>;
+  return run_pixels<R, Outputs::kEither, ChannelTap, 0, 0>;
 }
 
 // Multiplier groups: adjacent outputs.
 template <Rounding R>
 inline RunFn multiplier_run_fn(const DepthwiseWindow& win) {
-  if (win.cols == 3 && win.rows == 3) return run_groups<R, Outputs::kAdjacent, MultiplierTap, 3, 3>;
-  return run_groups<R, Outputs::kAdjacent, MultiplierTap, 0, 0>;
+  if (win.cols == 3 && win.rows == 3) return run_pixels<R, Outputs::kAdjacent, MultiplierTap, 3, 3>;
+  return run_pixels<R, Outputs::kAdjacent, MultiplierTap, 0, 0>;
 }
 
-// One output's sum with a single int16 weight per tap.
+template <Rounding R, typename Shape>
+RunFn pick_channel(const DepthwiseWindow& win, const DepthwiseConv2dParams& p) {
+  return channel_run_fn<R, Shape>(win, p.depth_multiplier);
+}
+
 template <Rounding R>
-__attribute__((noinline)) int8_t single_output(const int8_t* x, const int16_t* w,
+RunFn pick_multiplier(const DepthwiseWindow& win, const DepthwiseConv2dParams&) {
+  return multiplier_run_fn<R>(win);
+}
+
+// One output's sum with a single int8 weight per tap.
+template <Rounding R>
+__attribute__((noinline)) int8_t single_output(const int8_t* x, const int8_t* w,
                                                const DepthwiseWindow& win, const Walk& walk,
                                                const ChannelQuant& q,
                                                const DepthwiseConv2dParams& p) {
@@ -440,89 +508,253 @@ __attribute__((noinline)) int8_t single_output(const int8_t* x, const int16_t* w
   return fast_output_step<R>(acc, q, p);
 }
 
-template <Rounding R, typename Shape>
-TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
-                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
+// The output rows whose windows hold the whole filter height: one run.
+struct FullRows {
+  int32_t first, end;
+};
+
+inline FullRows full_rows(const DepthwiseConv2dParams& p) {
+  FullRows r = {p.output_h, p.output_h};
+  for (int32_t oy = 0; oy < p.output_h; ++oy)
+    if (tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h).count ==
+        p.filter_h) {
+      if (r.first == p.output_h) r.first = oy;
+      r.end = oy + 1;
+    }
+  return r;
+}
+
+// The window of output pixel (oy, ox) from its two axes' runs.
+inline DepthwiseWindow window_of(const DepthwiseConv2dParams& p, const int8_t* image,
+                                 const TapRange& y, const TapRange& x) {
+  DepthwiseWindow win;
+  win.input = image;
+  win.first_tap = 0;
+  win.rows = y.count;
+  win.cols = x.count;
+  if (win.rows == 0 || win.cols == 0) {
+    win.rows = win.cols = 0;
+    return win;
+  }
+  win.input += (y.origin * p.input_w + x.origin) * p.input_depth;
+  win.first_tap = y.first * p.filter_w + x.first;
+  return win;
+}
+
+// Every output pixel of one block, column by column: the rows at the top
+// and bottom edges one pixel a call, the full rows between them one call.
+// pick(win, p) gives the pixel loop for a window's shape. Out of line and
+// one for all kinds of block: it is not where the time goes.
+using PickFn = RunFn (*)(const DepthwiseWindow&, const DepthwiseConv2dParams&);
+
+__attribute__((noinline)) void each_block_run(const DepthwiseConv2dParams& p, const int8_t* input,
+                                              int8_t* output, const FullRows& full,
+                                              const uint32_t* wide, const Walk& walk,
+                                              const Block& blk, const OutputRange& range,
+                                              PickFn pick) {
   const int32_t depth = p.input_depth;
-  const int32_t multiplier = p.depth_multiplier;
-  const int32_t out_depth = depth * multiplier;
+  const int32_t out_depth = depth * p.depth_multiplier;
+  PixelRun run;
+  run.pixel_step = p.stride_h * p.input_w * depth;
+  run.out_step = p.output_w * out_depth;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* image = input + b * p.input_h * p.input_w * depth;
+    int8_t* out_image = output + b * p.output_h * p.output_w * out_depth + blk.o;
+    for (int32_t ox = 0; ox < p.output_w; ++ox) {
+      const TapRange x =
+          tap_range(ox * p.stride_w - p.pad_left, p.input_w, p.filter_w, p.dilation_w);
+      for (int32_t oy = 0; oy < p.output_h;) {
+        const TapRange y =
+            tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h);
+        const DepthwiseWindow win = window_of(p, image, y, x);
+        run.pixels = oy == full.first ? full.end - full.first : 1;
+        run.x = win.input + blk.x_channel;
+        run.w = wide + 2 * win.first_tap;
+        run.out = out_image + (oy * p.output_w + ox) * out_depth;
+        pick(win, p)(run, win, walk, blk, range);
+        oy += run.pixels;
+      }
+    }
+  }
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// What every column of a block shares in the 3x3 case, set once per
+// block so that a column's call loads what it needs and derives nothing.
+struct ColumnWalk {
+  int32_t row_bytes;  // input bytes to the next input row
+  int32_t out_step;   // output bytes to the next output row
+  int32_t col_step, row_step;
+  Offset offset;
+  int32_t stride_h, pad_top, input_h, dilation_h, output_h;
+  FullRows full;
+  Sums bias;
+  Finish f;
+};
+
+// The 3x3 case's column of one block: every output row of one output
+// column in one call (a window of 2 or 3 rows each, kCols columns, a
+// filter 3 taps wide, adjacent outputs), so that a small image's edge
+// pixels cost no call of their own. The full rows (3 taps high) are one
+// run; every other row's window is 2 taps high (the case's windows are 2
+// or 3 taps), found from its tap range.
+template <Rounding R, int32_t kCols>
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void run_column(const ColumnWalk& cw,
+                                                              const int8_t* column,
+                                                              const uint32_t* w, int8_t* out) {
+  const int32_t first = cw.full.first, end = cw.full.end;
+  const auto edge = [&](int32_t oy) {
+    const TapRange y = tap_range(oy * cw.stride_h - cw.pad_top, cw.input_h, 3, cw.dilation_h);
+    const Sums a = channel_window3<2, kCols>(column + y.origin * cw.row_bytes, cw.col_step,
+                                             cw.row_step, w + 6 * y.first, cw.offset, &cw.bias);
+    finish_adjacent<R>(a, cw.f, out + oy * cw.out_step);
+  };
+  for (int32_t oy = 0; oy < first; ++oy) edge(oy);
+  const int32_t col_step = cw.col_step, row_step = cw.row_step, out_step = cw.out_step;
+  const int32_t pixel_step = cw.stride_h * cw.row_bytes;
+  const Offset offset = cw.offset;
+  const int8_t* x = column + (first * cw.stride_h - cw.pad_top) * cw.row_bytes;
+  int8_t* const o_end = out + end * out_step;
+  for (int8_t* o = out + first * out_step; o != o_end; x += pixel_step, o += out_step) {
+    const Sums a = channel_window3<3, kCols>(x, col_step, row_step, w, offset, &cw.bias);
+    finish_adjacent<R>(a, cw.f, o);
+  }
+  for (int32_t oy = end; oy < cw.output_h; ++oy) edge(oy);
+}
+
+// Every output pixel of one block in the 3x3 case, a column a call.
+template <Rounding R>
+__attribute__((noinline)) void each_block_column(const DepthwiseConv2dParams& p,
+                                                 const int8_t* input, int8_t* output,
+                                                 const FullRows& full, const uint32_t* wide,
+                                                 const Walk& walk, const Block& blk,
+                                                 const OutputRange& range) {
+  const int32_t depth = p.input_depth;
+  ColumnWalk cw;
+  cw.row_bytes = p.input_w * depth;
+  cw.out_step = p.output_w * depth;
+  cw.col_step = walk.col_step;
+  cw.row_step = walk.row_step;
+  cw.offset = walk.offset;
+  cw.stride_h = p.stride_h;
+  cw.pad_top = p.pad_top;
+  cw.input_h = p.input_h;
+  cw.dilation_h = p.dilation_h;
+  cw.output_h = p.output_h;
+  cw.full = full;
+  cw.bias = blk.bias;
+  cw.f.q = blk.q;
+  cw.f.output_offset = range.output_offset;
+  cw.f.packed = packed_range(range);
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* image = input + b * p.input_h * p.input_w * depth + blk.x_channel;
+    int8_t* out_image = output + b * p.output_h * p.output_w * depth + blk.o;
+    for (int32_t ox = 0; ox < p.output_w; ++ox) {
+      const TapRange x = tap_range(ox * p.stride_w - p.pad_left, p.input_w, 3, p.dilation_w);
+      const int8_t* column = image + x.origin * depth;
+      const uint32_t* w = wide + 2 * x.first;
+      int8_t* out = out_image + ox * depth;
+      if (x.count == 3)
+        run_column<R, 3>(cw, column, w, out);
+      else
+        run_column<R, 2>(cw, column, w, out);
+    }
+  }
+}
+
+#endif
+
+// The channels past the last group, their outputs past the last
+// multiplier group: one output at a time, pixel by pixel. Out of line and
+// one for both descriptors: a rare path, not where the time goes.
+template <Rounding R>
+__attribute__((noinline)) void single_outputs(const DepthwiseConv2dParams& p, const int8_t* input,
+                                              const int8_t* filter, const ChannelQuant* quant,
+                                              int8_t* output, const Walk& walk) {
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);
+  const int32_t depth = p.input_depth, multiplier = p.depth_multiplier;
   const int32_t grouped = l.groups * kDepthwiseDspGroup;
-  const uint32_t* const weights = reinterpret_cast<const uint32_t*>(filter);
-  const uint32_t* const mult_weights = weights + l.channel_end / 4;
-  const int16_t* const single_weights = reinterpret_cast<const int16_t*>(filter + l.singles_start);
-  Walk walk;
-  walk.col_step = p.dilation_w * depth;
-  walk.row_step = p.dilation_h * p.input_w * depth;
-  walk.filter_w = p.filter_w;
-  walk.group_words = l.group_bytes / 4;
-  walk.offset = offset_operand(p.input_offset);
+  const int32_t out_depth = depth * multiplier;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* image = input + b * p.input_h * p.input_w * depth;
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
       const TapRange y =
           tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h);
-      for (int32_t ox = 0; ox < p.output_w;) {
-        const DepthwiseWindow win = depthwise_window(p, image, y, ox);
-        // With the whole filter width inside, so are the next pixels' up to
-        // the right edge's: one run serves them all.
-        int32_t pixels = 1;
-        if (win.cols == p.filter_w)
-          while (ox + pixels < p.output_w &&
-                 (ox + pixels) * p.stride_w - p.pad_left + (p.filter_w - 1) * p.dilation_w <
-                     p.input_w)
-            ++pixels;
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        const TapRange x =
+            tap_range(ox * p.stride_w - p.pad_left, p.input_w, p.filter_w, p.dilation_w);
+        const DepthwiseWindow win = window_of(p, image, y, x);
         int8_t* out = output + ((b * p.output_h + oy) * p.output_w + ox) * out_depth;
-        const int32_t first_words = 2 * win.first_tap;
-        GroupRun run;
-        run.pixels = pixels;
-        run.pixel_step = p.stride_w * depth;
-        run.out_depth = out_depth;
-        if (l.groups > 0) {
-          // For each m, the channel groups: outputs M apart, the next
-          // group 4 input channels and 4 * M outputs on.
-          const RunFn groups = channel_run_fn<R, Shape>(win, multiplier);
-          run.count = l.groups;
-          run.x_step = kDepthwiseDspGroup;
-          run.o_step = kDepthwiseDspGroup * multiplier;
-          run.stride = multiplier;
-          for (int32_t m = 0; m < multiplier; ++m) {
-            run.x = win.input;
-            run.w = weights + m * l.groups * walk.group_words + first_words;
-            run.q = quant + m;
-            run.out = out + m;
-            groups(run, win, walk, p);
-          }
-        }
         for (int32_t r = 0; r < l.rest; ++r) {
           const int32_t c = grouped + r;
-          const int32_t o = c * multiplier;
-          if constexpr (Shape::kAnyShape) {
-            if (l.mult_groups > 0) {
-              // The channel's outputs four at a time, adjacent.
-              run.x = win.input + c;
-              run.w = mult_weights + r * l.mult_groups * walk.group_words + first_words;
-              run.count = l.mult_groups;
-              run.x_step = 0;
-              run.o_step = kDepthwiseDspGroup;
-              run.stride = 1;
-              run.q = quant + o;
-              run.out = out + o;
-              multiplier_run_fn<R>(win)(run, win, walk, p);
-            }
-          }
-          const int16_t* w = single_weights + r * l.singles * l.taps + win.first_tap;
+          const int8_t* w = filter + l.singles_start + r * l.singles * l.taps + win.first_tap;
           for (int32_t t = 0; t < l.singles; ++t, w += l.taps) {
-            const int32_t ot = o + l.mult_groups * kDepthwiseDspGroup + t;
-            for (int32_t px = 0; px < pixels; ++px)
-              out[px * out_depth + ot] =
-                  single_output<R>(win.input + px * run.pixel_step + c, w, win, walk, quant[ot], p);
+            const int32_t o = c * multiplier + l.mult_groups * kDepthwiseDspGroup + t;
+            out[o] = single_output<R>(win.input + c, w, win, walk, quant[o], p);
           }
         }
-        ox += pixels;
       }
     }
   }
+}
+
+template <Rounding R, typename Shape>
+TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
+                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
+  const int32_t depth = p.input_depth;
+  const int32_t multiplier = p.depth_multiplier;
+  const DepthwiseDspLayout l = depthwise_dsp_layout(p);
+  const int32_t grouped = l.groups * kDepthwiseDspGroup;
+  const OutputRange range = output_range(p);
+  const FullRows full = full_rows(p);
+  Walk walk;
+  walk.col_step = p.dilation_w * depth;
+  walk.row_step = p.dilation_h * p.input_w * depth;
+  walk.filter_w = p.filter_w;
+  walk.offset = offset_operand(p.input_offset);
+  uint32_t wide[2 * Shape::kMaxTaps];
+  const auto biases = [&](int32_t o, int32_t stride) {
+    return Sums{u(quant[o].bias), u(quant[o + stride].bias), u(quant[o + 2 * stride].bias),
+                u(quant[o + 3 * stride].bias)};
+  };
+  // For each m, the channel groups: input channels 4g..4g+3, outputs M
+  // apart.
+  for (int32_t m = 0; m < multiplier; ++m)
+    for (int32_t g = 0; g < l.groups; ++g) {
+      widen_block(filter + (m * l.groups + g) * l.group_bytes, l.taps, wide);
+      Block blk;
+      blk.x_channel = g * kDepthwiseDspGroup;
+      blk.o = blk.x_channel * multiplier + m;
+      blk.stride = multiplier;
+      blk.q = quant + blk.o;
+      blk.bias = biases(blk.o, blk.stride);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+      if constexpr (!Shape::kAnyShape) {
+        each_block_column<R>(p, input, output, full, wide, walk, blk, range);
+        continue;
+      }
+#endif
+      each_block_run(p, input, output, full, wide, walk, blk, range, pick_channel<R, Shape>);
+    }
+  // The channels past the last group: their outputs four at a time
+  // (adjacent), then one at a time.
+  for (int32_t r = 0; r < l.rest; ++r) {
+    const int32_t c = grouped + r;
+    if constexpr (Shape::kAnyShape) {
+      for (int32_t mg = 0; mg < l.mult_groups; ++mg) {
+        widen_block(filter + l.channel_end + (r * l.mult_groups + mg) * l.group_bytes, l.taps,
+                    wide);
+        Block blk;
+        blk.x_channel = c;
+        blk.o = c * multiplier + mg * kDepthwiseDspGroup;
+        blk.stride = 1;
+        blk.q = quant + blk.o;
+        blk.bias = biases(blk.o, 1);
+        each_block_run(p, input, output, full, wide, walk, blk, range, pick_multiplier<R>);
+      }
+    }
+  }
+  if (l.rest > 0 && l.singles > 0) single_outputs<R>(p, input, filter, quant, output, walk);
 }
 
 template <typename Shape>
@@ -538,8 +770,8 @@ Status run(const KernelArgs& args) {
 // Both descriptors' operands and parameters.
 constexpr char kSignature[] =
     "input:s8[batches,input_h,input_w,input_depth], "
-    "filter:s16{[depth_multiplier][input_depth/4][filter_h][filter_w][2][2],"
-    "[input_depth%4][depth_multiplier/4][filter_h][filter_w][2][2],"
+    "filter:s8{[depth_multiplier][input_depth/4][filter_h][filter_w][4],"
+    "[input_depth%4][depth_multiplier/4][filter_h][filter_w][4],"
     "[input_depth%4][depth_multiplier%4][filter_h][filter_w]}, "
     "quant:ChannelQuant[input_depth*depth_multiplier] "
     "-> output:s8[batches,output_h,output_w,input_depth*depth_multiplier]; "

@@ -83,9 +83,33 @@ TEST(DepthwiseConv2dVariants, DspAndScalarNeedNoScratchAndTakeAnyMultiplier) {
   p.act_min = -128;
   p.act_max = 127;
   EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_scalar, p), Status::kOk);
-  // The DSP variant's weights are int16: the model's byte count is refused.
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p), Status::kBadParams);
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p, 2), Status::kOk);
+  // The DSP variant's weights are the model's bytes (int8), reordered.
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p), Status::kOk);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p, 2), Status::kBadParams);
+}
+
+// The DSP variant widens a group's weights on its stack: up to
+// kDepthwiseDspMaxTaps taps (7x7), larger filters go to the scalar one.
+TEST(DepthwiseConv2dVariants, DspTakesFiltersUpToItsStackBlock) {
+  DepthwiseConv2dParams p{};
+  p.batches = 1;
+  p.input_h = p.input_w = 9;
+  p.input_depth = 4;
+  p.depth_multiplier = 1;
+  p.filter_h = p.filter_w = 7;
+  p.output_h = p.output_w = 3;
+  p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  EXPECT_TRUE(is_depthwise_dsp_case(p));
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, p), Status::kOk);
+  DepthwiseConv2dParams larger = p;
+  larger.filter_w = 8;
+  larger.output_w = 2;
+  EXPECT_FALSE(is_depthwise_dsp_case(larger));
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, larger), Status::kBadParams);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_scalar, larger), Status::kOk);
 }
 
 // kws's depthwise layer: 25x5, 3x3, padding 1, stride 1: windows of 2
@@ -106,8 +130,8 @@ TEST(DepthwiseConv2dVariants, Dsp3x3TakesWindowsOfTwoOrThreeTapsOnly) {
   p.act_min = -128;
   p.act_max = 127;
   EXPECT_TRUE(is_depthwise_dsp_3x3_case(p));
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p, 2), Status::kOk);
-  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p), Status::kBadParams);  // int8
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p), Status::kOk);
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, p, 2), Status::kBadParams);
   DepthwiseConv2dParams one_row = p;
   one_row.input_h = one_row.output_h = 1;
   DepthwiseConv2dParams multiplied = p;
@@ -121,37 +145,31 @@ TEST(DepthwiseConv2dVariants, Dsp3x3TakesWindowsOfTwoOrThreeTapsOnly) {
   skipping.output_w = 2;
   for (const DepthwiseConv2dParams& q : {one_row, multiplied, wide, skipping}) {
     EXPECT_FALSE(is_depthwise_dsp_3x3_case(q));
-    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, q, 2), Status::kOk);
-    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, q, 2), Status::kBadParams);
+    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp, q), Status::kOk);
+    EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, q), Status::kBadParams);
   }
 }
 
-// Little-endian int16 at byte offset `at`.
-int32_t int16_at(const std::vector<int8_t>& bytes, size_t at) {
-  return static_cast<int16_t>(uint16_t(uint8_t(bytes[at])) | uint16_t(uint8_t(bytes[at + 1])) << 8);
-}
-
 // 6 input channels, multiplier 1, one row of 2 taps: one channel group
-// (per tap the words (c0, c2), (c1, c3)), then the two rest channels as a
-// multiplier has no group of four: singles, each channel's taps together.
+// (per tap one word, its channels in order), then the two rest channels
+// as a multiplier has no group of four: singles, each channel's taps
+// together. The model's bytes, no more.
 TEST(DepthwiseConv2dVariants, DspWeightOrderChannelGroupsThenSingles) {
   DepthwiseConv2dParams p{};
   p.filter_h = 1;
   p.filter_w = 2;
   p.input_depth = 6;
   p.depth_multiplier = 1;
-  std::vector<int8_t> model(12), ordered(24, 99);
+  std::vector<int8_t> model(12), ordered(12, 99);
   for (int32_t i = 0; i < 12; ++i) model[i] = static_cast<int8_t>(i - 6);  // tap * 6 + o - 6
   order_depthwise_dsp_weights(p, model.data(), ordered.data());
-  std::vector<int32_t> halves;
-  for (size_t at = 0; at < ordered.size(); at += 2) halves.push_back(int16_at(ordered, at));
-  const std::vector<int32_t> expected = {-6, -4, -5, -3, 0, 2, 1, 3,  // group: tap 0, tap 1
-                                         -2, 4,  -1, 5};              // channel 4, channel 5
-  EXPECT_EQ(halves, expected);
+  const std::vector<int8_t> expected = {-6, -5, -4, -3, 0, 1, 2, 3,  // group: tap 0, tap 1
+                                        -2, 4,  -1, 5};              // channel 4, channel 5
+  EXPECT_EQ(ordered, expected);
 }
 
 // 1 input channel, multiplier 5, one tap: the first four outputs a
-// multiplier group (words (o0, o2), (o1, o3)), the fifth a single.
+// multiplier group (one word, o0..o3), the fifth a single.
 TEST(DepthwiseConv2dVariants, DspWeightOrderMultiplierGroups) {
   DepthwiseConv2dParams p{};
   p.filter_h = 1;
@@ -159,12 +177,9 @@ TEST(DepthwiseConv2dVariants, DspWeightOrderMultiplierGroups) {
   p.input_depth = 1;
   p.depth_multiplier = 5;
   const std::vector<int8_t> model = {10, 11, 12, 13, -14};
-  std::vector<int8_t> ordered(10, 99);
+  std::vector<int8_t> ordered(5, 99);
   order_depthwise_dsp_weights(p, model.data(), ordered.data());
-  std::vector<int32_t> halves;
-  for (size_t at = 0; at < ordered.size(); at += 2) halves.push_back(int16_at(ordered, at));
-  const std::vector<int32_t> expected = {10, 12, 11, 13, -14};
-  EXPECT_EQ(halves, expected);
+  EXPECT_EQ(ordered, model);
 }
 
 }  // namespace

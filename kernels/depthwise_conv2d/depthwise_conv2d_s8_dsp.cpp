@@ -784,7 +784,7 @@ constexpr char kSignature[] =
 const KernelDescriptor kernel_depthwise_conv2d_s8_dsp = {
     "depthwise_conv2d_s8_dsp",
     "depthwise_conv2d",
-    2,
+    3,
     sizeof(DepthwiseConv2dParams),
     3,
     3,
@@ -800,7 +800,7 @@ const KernelDescriptor kernel_depthwise_conv2d_s8_dsp = {
 const KernelDescriptor kernel_depthwise_conv2d_s8_dsp_3x3 = {
     "depthwise_conv2d_s8_dsp_3x3",
     "depthwise_conv2d",
-    1,
+    2,
     sizeof(DepthwiseConv2dParams),
     3,
     3,

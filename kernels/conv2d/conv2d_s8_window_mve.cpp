@@ -481,15 +481,40 @@ __attribute__((noinline)) void edge_row_sums(const Geometry& g, const EdgeRows& 
 }
 
 // Channels [0, channels) of one pixel from their sums: biased, requantized
-// and stored four at a time (a last group of fewer channels predicated).
+// and stored four at a time, a last group of fewer channels predicated.
+// Whole groups gather their constants from a vector of the four channels'
+// addresses, stepped by the first gather's writeback (no address
+// arithmetic in core registers).
 template <Rounding R>
 inline void finish_groups(const int32_t* sums, const ChannelQuant* quant, int32_t channels,
                           const OutputRangeMve& range, int8_t* out) {
-  for (int32_t o = 0; o < channels; o += kWindowMveChannels) {
-    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(channels - o));
-    const ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
-    output_step_mve<R>(out + o, vaddq_s32(vldrwq_s32(sums + o), q.bias), q, range, lanes);
+  // Immediates from a channel's bias to its other members.
+  constexpr int32_t kGroupBytes = kWindowMveChannels * sizeof(ChannelQuant);
+  constexpr int32_t kBias = offsetof(ChannelQuant, bias);
+  constexpr int32_t kMultiplier = int32_t{offsetof(ChannelQuant, multiplier)} - kBias;
+  constexpr int32_t kShift = int32_t{offsetof(ChannelQuant, shift)} - kBias;
+  static_assert(kGroupBytes % 4 == 0 && kMultiplier % 4 == 0 && kShift % 4 == 0,
+                "VLDRW gather immediates are multiples of 4");
+  // The four channels' biases' addresses, one group before the first.
+  uint32x4_t at =
+      vaddq_n_u32(channel_quant_offsets(),
+                  static_cast<uint32_t>(reinterpret_cast<uintptr_t>(quant) + kBias - kGroupBytes));
+  int32_t o = 0;
+  for (; o + kWindowMveChannels <= channels; o += kWindowMveChannels) {
+    // vldrwq_gather_base_wb_s32 as GCC 12 emits it copies `at` and gathers
+    // twice. No "memory" clobber (it would reload the range every group):
+    // the constants are read-only for the whole call.
+    int32x4_t bias;
+    __asm__("vldrw.u32 %q0, [%q1, %2]!" : "=&w"(bias), "+w"(at) : "i"(kGroupBytes));
+    const int32x4_t multiplier = vldrwq_gather_base_s32(at, kMultiplier);
+    const int32x4_t shift = vldrwq_gather_base_s32(at, kShift);
+    const int32x4_t v = vaddq_s32(vldrwq_s32(sums + o), bias);
+    vstrbq_s32(out + o, offset_and_clamp_mve(requantize_mve<R>(v, multiplier, shift), range));
   }
+  if (o == channels) return;
+  const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(channels - o));
+  const ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
+  output_step_mve<R>(out + o, vaddq_s32(vldrwq_s32(sums + o), q.bias), q, range, lanes);
 }
 
 template <Rounding R>

@@ -74,7 +74,8 @@
   X(depthwise_conv2d_s8_mve) \
   X(conv2d_s8_1x1_mve) \
   X(transpose_conv_s8_mve) \
-  X(batch_matmul_s8_mve)
+  X(batch_matmul_s8_mve) \
+  X(softmax_s8_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -40,6 +40,30 @@ struct SoftmaxParams {
 
 // Operands: input s8 [rows, depth], exp table int32 [1..256] (Q0.31, 0
 // past its end) -> output s8 [rows, depth].
+#define TINYAOT_SOFTMAX_SIGNATURE                                          \
+  "input:s8[rows,depth], exp_table:i32[1..256] -> output:s8[rows,depth]; " \
+  "params=SoftmaxParams{rows,depth}"
 extern const KernelDescriptor kernel_softmax_s8_ref;
+
+// The longest row whose Q12 sum cannot wrap around to a positive value:
+// each exponential adds at most 1.0 (2^(31 - 12)), so up to 2^(32 - 19) - 1
+// values sum below 2^32; a sum at or above 2^31 reads negative and fails
+// the row in every variant alike. A longer row can wrap to a small sum
+// (8192 values at the maximum sum to exactly 2^32, read 0) whose
+// reciprocal is negative, where the reference's rounding of negative
+// products is its own.
+#define TINYAOT_SOFTMAX_MVE_MAX_DEPTH 8191
+constexpr int32_t kSoftmaxMveMaxDepth = TINYAOT_SOFTMAX_MVE_MAX_DEPTH;
+static_assert(kSoftmaxMveMaxDepth == (int32_t{1} << (kSoftmaxSumIntegerBits + 1)) - 1,
+              "2^32 / 2^(31 - kSoftmaxSumIntegerBits) - 1");
+#define TINYAOT_SOFTMAX_TEXT_(x) #x
+#define TINYAOT_SOFTMAX_TEXT(x) TINYAOT_SOFTMAX_TEXT_(x)  // the bound in a signature
+
+inline bool is_softmax_mve_case(const SoftmaxParams& p) { return p.depth <= kSoftmaxMveMaxDepth; }
+
+// MVE (softmax_s8_mve.cpp): the reference's arithmetic, the maximum 16
+// values a step and the table read four values a step by gathers; rows of
+// at most kSoftmaxMveMaxDepth values.
+extern const KernelDescriptor kernel_softmax_s8_mve;
 
 }  // namespace tinyaot

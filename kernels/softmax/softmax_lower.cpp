@@ -1,30 +1,31 @@
-// Lowering of SOFTMAX: TFLite's PreprocessSoftmaxScaling and
-// CalculateInputRadius on the host, then the 256 exponentials the kernel
-// reads (see softmax.h).
+// Lowering of SOFTMAX: TFLite's PreprocessSoftmaxScaling on the host,
+// then the exponentials the kernel reads (softmax_table.h, softmax.h), and
+// the variant.
 #include "kernels/softmax/softmax_lower.h"
 
 #include <algorithm>
-#include <cmath>
 
-#include "kernels/common/fixed_point.h"
 #include "kernels/common/lower_helpers.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/softmax/softmax_table.h"
 
 namespace tinyaot {
 namespace {
 
-// Integer bits of the rescaled differences (TFLite's kScaledDiffIntegerBits).
-constexpr int kDiffIntegerBits = 5;
+// Rough instructions per row and per value: both variants take the same
+// fixed-point reciprocal once a row (about 80); the reference walks each
+// value three times (maximum, sum, output) at about 25 instructions in
+// all, the MVE variant 16 values a step for the maximum and four for the
+// sum and the output, about 5 per value. Only the order matters.
+uint64_t values(const SoftmaxParams& p) { return uint64_t(p.rows) * uint64_t(p.depth); }
+uint64_t reference_cost(const SoftmaxParams& p) { return 80 * uint64_t(p.rows) + 25 * values(p); }
+uint64_t mve_cost(const SoftmaxParams& p) { return 80 * uint64_t(p.rows) + 5 * values(p); }
 
-// TFLite's MultiplyByQuantizedMultiplierGreaterThanOne: double rounding
-// shifts left then takes the rounding doubling high product; single rounding
-// is the plain single-rounding multiply. Exact here because |diff| is within
-// the input radius.
-int32_t rescale_difference(int32_t diff, const QuantizedMultiplier& q, Rounding rounding) {
-  if (rounding == Rounding::kSingle) return requantize_single(diff, q.multiplier, q.shift);
-  const int64_t shifted = static_cast<int64_t>(diff) * (int64_t{1} << q.shift);
-  return saturating_rounding_doubling_high_mul(static_cast<int32_t>(shifted), q.multiplier);
-}
+const VariantCandidate<SoftmaxParams> kSoftmaxVariants[] = {
+    {KernelId::softmax_s8_ref, nullptr, reference_cost},
+    {KernelId::softmax_s8_mve, is_softmax_mve_case, mve_cost},
+};
 
 }  // namespace
 
@@ -35,24 +36,14 @@ std::vector<int32_t> softmax_exp_table(double beta, double input_scale, Rounding
   const double max_real_multiplier =
       rounding == Rounding::kSingle ? (int64_t{1} << 30) - 1.0 : (int64_t{1} << 31) - 1.0;
   const double real = std::min<double>(
-      beta * input_scale * static_cast<double>(1 << (31 - kDiffIntegerBits)), max_real_multiplier);
+      beta * input_scale * static_cast<double>(1 << (31 - kSoftmaxDiffIntegerBits)),
+      max_real_multiplier);
   require(real > 1.0, op, "beta * input scale is too small for TFLite's integer softmax");
   const QuantizedMultiplier q = quantize_multiplier(real, rounding);
   require(q.shift >= 0 && q.shift <= 31, op, "internal: softmax input shift out of range");
 
-  // CalculateInputRadius: the largest |difference| whose rescaled value
-  // fits Q5.26; TFLite skips differences below its negation.
-  const double radius = std::floor(1.0 * ((1 << kDiffIntegerBits) - 1) *
-                                   static_cast<double>(int64_t{1} << (31 - kDiffIntegerBits)) /
-                                   static_cast<double>(int64_t{1} << q.shift));
-  const int32_t diff_min = -static_cast<int32_t>(radius);
-
-  std::vector<int32_t> table(kSoftmaxExpTableSize, 0);
-  for (int32_t d = 0; d < kSoftmaxExpTableSize; ++d) {
-    if (-d < diff_min) continue;
-    table[static_cast<size_t>(d)] =
-        fixed_point::exp_on_negative_values(rescale_difference(-d, q, rounding), kDiffIntegerBits);
-  }
+  std::vector<int32_t> table(kSoftmaxExpTableSize);
+  fill_softmax_exp_table(q.multiplier, q.shift, rounding, table.data());
   return table;
 }
 
@@ -80,8 +71,8 @@ LoweredOp lower_softmax(const Graph& graph, const Operation& op, const Target& t
   std::vector<int32_t> table =
       softmax_exp_table(static_cast<double>(op.attrs.beta),
                         static_cast<double>(input.quant.scale()), target.rounding, op);
-  while (table.size() > 1 && table.back() < kSoftmaxNegligibleExp) table.pop_back();
-  LoweredOp lowered = make_lowered(KernelId::softmax_s8_ref, params);
+  table.resize(static_cast<size_t>(softmax_stored_entries(table.data())));
+  LoweredOp lowered = make_lowered(choose_variant(kSoftmaxVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), LoweredOperand::of_values(table)};
   lowered.outputs = {op.outputs[0]};
   return lowered;

@@ -70,8 +70,7 @@ const KernelDescriptor kernel_softmax_s8_ref = {
     2,
     1,
     IsaClass::kScalar,
-    "input:s8[rows,depth], exp_table:i32[1..256] -> output:s8[rows,depth]; "
-    "params=SoftmaxParams{rows,depth}",
+    TINYAOT_SOFTMAX_SIGNATURE,
     run,
     validate,
     nullptr,

@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/copy/data_movement_test_support.h"
+#include "kernels/lowerings.h"
 #include "kernels/softmax/softmax_lower.h"
+#include "kernels/softmax/softmax_table.h"
 #include "support/validate_support.h"
 
 namespace tinyaot {
@@ -153,6 +156,59 @@ TEST(Softmax, FailsWhereTfliteWouldAbort) {
   ASSERT_EQ(run({1, 511}, std::vector<int8_t>(511, 0), table, &out), Status::kOk);
   EXPECT_GE(out[0], -128);
   EXPECT_LE(out[0], -127);
+}
+
+// The lowering's variant: the MVE one on a Helium core, the reference
+// elsewhere; both read the same stored table.
+TEST(SoftmaxLowering, MveTargetsTakeTheVectorVariant) {
+  Graph graph;
+  const int32_t input = test::add_tensor(graph, {3, 10}, 0.1f, 5);
+  const int32_t output = test::add_tensor(graph, {3, 10}, 1.0f / 256, -128);
+  Operation op = test::make_op(OpType::kSoftmax, {input}, output);
+  op.attrs.beta = 1.0f;
+  Target m4;  // the default target: Cortex-M4, DSP
+  Target m55;
+  m55.core = Core::kCortexM55;
+  m55.isa = IsaClass::kMve;
+  const LoweredOp scalar = lower_softmax(graph, op, m4);
+  const LoweredOp vector = lower_softmax(graph, op, m55);
+  EXPECT_EQ(scalar.kernel, KernelId::softmax_s8_ref);
+  EXPECT_EQ(vector.kernel, KernelId::softmax_s8_mve);
+  ASSERT_EQ(vector.inputs.size(), 2u);
+  EXPECT_EQ(vector.inputs[1].constant, scalar.inputs[1].constant);
+}
+
+// Up to 8191 values a row the Q12 sum cannot wrap to a positive value
+// (8191 * 2^19 < 2^32); the MVE variant refuses longer rows, which the
+// compiler gives the reference.
+TEST(SoftmaxMve, ValidateTakesRowsUpToTheUnwrappedDepth) {
+  const uint32_t table = 4 * kSoftmaxExpTableSize;
+  auto validate_mve = [&](SoftmaxParams p) {
+    const uint32_t bytes = static_cast<uint32_t>(p.rows * p.depth);
+    const uint32_t in_bytes[2] = {bytes, table};
+    return test::validate_sizes(kernel_softmax_s8_mve, &p, in_bytes, 2, &bytes, 1);
+  };
+  EXPECT_EQ(validate_mve({2, 8191}), Status::kOk);
+  EXPECT_EQ(validate_mve({1, 1}), Status::kOk);
+  EXPECT_NE(validate_mve({1, 8192}), Status::kOk);
+  EXPECT_LT(int64_t{8191} * (int64_t{1} << (31 - kSoftmaxSumIntegerBits)), int64_t{1} << 32);
+  EXPECT_GE(int64_t{8192} * (int64_t{1} << (31 - kSoftmaxSumIntegerBits)), int64_t{1} << 32);
+}
+
+// The stored part of a table: up to its last exponential at or above the
+// negligible bound, at least one entry.
+TEST(SoftmaxTable, StoredEntriesEndAtTheLastNonNegligibleExponential) {
+  int32_t table[kSoftmaxExpTableSize] = {};
+  table[0] = INT32_MAX;
+  EXPECT_EQ(softmax_stored_entries(table), 1);
+  table[1] = kSoftmaxNegligibleExp;
+  table[2] = kSoftmaxNegligibleExp - 1;
+  EXPECT_EQ(softmax_stored_entries(table), 2);
+  // input scale 1, beta 1: shift 27, radius 15 (TableFollowsTfliteScalingAndRadius).
+  EXPECT_EQ(softmax_input_radius(27), 15);
+  fill_softmax_exp_table(1 << 30, 27, Rounding::kDouble, table);
+  EXPECT_EQ(std::vector<int32_t>(table, table + kSoftmaxExpTableSize),
+            softmax_exp_table(1.0, 1.0, Rounding::kDouble, softmax_op()));
 }
 
 TEST(FixedPoint, ExactValues) {

@@ -33,6 +33,8 @@
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
 #include "kernels/pooling/pooling.h"
+#include "kernels/softmax/softmax.h"
+#include "kernels/softmax/softmax_table.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "kernels/transpose_conv/transpose_conv_mve_layout.h"
 #include "tests/variant_sweep/sweep_support.h"
@@ -96,6 +98,7 @@ enum class Family : uint8_t {
   kMaxPool,
   kTransposeConv,
   kBatchMatmul,
+  kSoftmax,
   kNone
 };
 
@@ -132,6 +135,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_transpose_conv_s8_ref;
     case Family::kBatchMatmul:
       return &kernel_batch_matmul_s8_ref;
+    case Family::kSoftmax:
+      return &kernel_softmax_s8_ref;
     case Family::kNone:
       break;
   }
@@ -149,11 +154,22 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kAvgPool,
                              Family::kMaxPool,
                              Family::kTransposeConv,
-                             Family::kBatchMatmul};
+                             Family::kBatchMatmul,
+                             Family::kSoftmax};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
 }
+
+// SOFTMAX's params (first: what the kernels read) and how the case's
+// table was built.
+struct SoftmaxCase {
+  SoftmaxParams params;
+  int32_t multiplier;  // beta * input scale * 2^26 = multiplier * 2^(shift - 31)
+  int32_t shift;
+  Rounding rounding;
+  int32_t table_entries;  // stored
+};
 
 // One drawn case: params and operand sizes.
 struct Case {
@@ -167,6 +183,7 @@ struct Case {
     Pool2dParams pool;
     TransposeConvParams tconv;
     BatchMatmulParams bmm;
+    SoftmaxCase softmax;
   } p;
   uint32_t input_bytes = 0, filter_bytes = 0, channels = 0, output_bytes = 0;
   // The weights' bytes in the variant's layout.
@@ -578,6 +595,64 @@ inline bool draw_batch_matmul(Random& r, Case* c) {
   return c->column_terms <= kMaxColumnTerms;
 }
 
+// SOFTMAX: rows of depth 1, around the 4- and 16-lane blocks, up to 300
+// and past 256 (up to the output buffer); the table's Q5.26 multiplier as
+// the lowering makes it from beta * input scale (above 1: shift 1 to 31,
+// 30 in single rounding), mostly where models put it (scales of about
+// 1/32 to 1/2), in either rounding mode.
+inline bool draw_softmax(Random& r, Case* c) {
+  SoftmaxCase& s = c->p.softmax;
+  s = SoftmaxCase{};
+  const int32_t kind = r.uniform(0, 3);
+  const int32_t depth = kind == 0   ? r.pick(kDepths)
+                        : kind == 1 ? r.uniform(1, 300)
+                                    : r.uniform(257, int32_t(kMaxOutputBytes));
+  const int32_t max_rows = int32_t(kMaxOutputBytes) / depth;
+  s.params.depth = depth;
+  s.params.rows = r.uniform(1, max_rows < 8 ? max_rows : 8);
+  s.rounding = r.one_in(2) ? Rounding::kSingle : Rounding::kDouble;
+  s.shift =
+      r.one_in(3) ? r.uniform(1, s.rounding == Rounding::kSingle ? 30 : 31) : r.uniform(21, 26);
+  s.multiplier = draw_significand(r);
+  c->input_bytes = c->output_bytes = uint32_t(s.params.rows * depth);
+  c->filter_bytes = kSoftmaxExpTableSize * sizeof(int32_t);  // cut by fill_softmax_case
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
+// SOFTMAX's operands, after the generic draws: the table from the case's
+// multiplier, stored as the lowering stores it, whole, or cut anywhere
+// (the kernels read 0 past any end); most rows values within a spread
+// below a top, as logits come (a spread of 0: a constant row), the others
+// as drawn. False when the reference fails a row (more than 511 values
+// near its maximum, where TFLite aborts): the case is redrawn.
+inline bool fill_softmax_case(Random& r, Case* c, Workspace& ws) {
+  SoftmaxCase& s = c->p.softmax;
+  int32_t* table = reinterpret_cast<int32_t*>(ws.filter);
+  fill_softmax_exp_table(s.multiplier, s.shift, s.rounding, table);
+  const int32_t cut = r.uniform(0, 3);
+  s.table_entries = cut <= 1   ? softmax_stored_entries(table)
+                    : cut == 2 ? kSoftmaxExpTableSize
+                               : r.uniform(1, kSoftmaxExpTableSize);
+  c->filter_bytes = uint32_t(s.table_entries) * sizeof(int32_t);
+  for (int32_t row = 0; row < s.params.rows; ++row) {
+    if (r.one_in(4)) continue;
+    const int32_t top = r.uniform(-128, 127);
+    const int32_t spread = r.one_in(8) ? 0 : r.one_in(2) ? r.uniform(1, 16) : r.uniform(1, 255);
+    int8_t* values = ws.input + row * s.params.depth;
+    for (int32_t i = 0; i < s.params.depth; ++i) {
+      const int32_t v = top - r.uniform(0, spread);
+      values[i] = static_cast<int8_t>(v < -128 ? -128 : v);
+    }
+  }
+  Operand in[2] = {{ws.input, c->input_bytes}, {ws.filter, c->filter_bytes}};
+  Operand out = {ws.expected + kGuardBytes, c->output_bytes};
+  const KernelArgs args{&s.params, in, 2, &out, 1, {nullptr, 0}, s.rounding};
+  return kernel_softmax_s8_ref.run(args) == Status::kOk;
+}
+
 inline bool draw_shape(Family family, Random& r, Case* c) {
   c->family = family;
   switch (family) {
@@ -599,6 +674,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_transpose_conv(r, c);
     case Family::kBatchMatmul:
       return draw_batch_matmul(r, c);
+    case Family::kSoftmax:
+      return draw_softmax(r, c);
     case Family::kNone:
       break;
   }
@@ -701,7 +778,9 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {ws.input, c.input_bytes};
   o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = is_pool(c.family) ? 1 : is_binary(c.family) ? 2 : 3;
+  o.num_inputs = is_pool(c.family)                                     ? 1
+                 : is_binary(c.family) || c.family == Family::kSoftmax ? 2
+                                                                       : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
       conv2d_variant_takes_pad_row(variant)) {
     o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
@@ -895,6 +974,13 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("shift", p.shift).field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kSoftmax: {
+      const SoftmaxCase& s = c.p.softmax;
+      t->field("rows", s.params.rows).field("depth", s.params.depth);
+      t->field("table_entries", s.table_entries).field("multiplier", s.multiplier);
+      t->field("shift", s.shift).text(" table_rounding ").text(rounding_name(s.rounding));
+      return;
+    }
     case Family::kNone:
       break;
   }
@@ -953,6 +1039,7 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
     draw_bytes(r, ws.filter, c->filter_bytes);
     for (uint32_t o = 0; o < c->channels; ++o) ws.quant[o] = draw_channel_quant(r);
     if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
+    if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) continue;
     const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
     const Status ref_status =
         validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
@@ -1020,7 +1107,7 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       out->detail.field("bytes_differing", differing).field("first_at", first);
       out->detail.field("channel", channel).field("expected", expected[first]);
       out->detail.field("got", actual[first]);
-      if (!is_pool(c.family)) {  // pooling has no constants
+      if (!is_pool(c.family) && c.family != Family::kSoftmax) {  // no channel constants
         out->detail.field("bias", q.bias);
         out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
       }

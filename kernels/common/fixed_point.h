@@ -97,12 +97,15 @@ inline int32_t exp_on_negative_values(int32_t a, int integer_bits) {
   return result;
 }
 
+// Newton-Raphson's first estimate of 1 / d for d in [1/2, 1): 48/17 -
+// 32/17 d, its two constants in Q2 (gemmlowp's).
+constexpr int32_t kFortyEightOver17 = 1515870810;
+constexpr int32_t kMinusThirtyTwoOver17 = -1010580540;
+
 // Newton-Raphson division shared by the two functions below: returns x in
 // Q2 with x ~= 1 / half_denominator.
 inline int32_t newton_raphson_reciprocal_q2(int32_t half_denominator) {
-  const int32_t forty_eight_over_17 = 1515870810;        // Q2
-  const int32_t minus_thirty_two_over_17 = -1010580540;  // Q2
-  int32_t x = add(forty_eight_over_17, mul(half_denominator, minus_thirty_two_over_17));
+  int32_t x = add(kFortyEightOver17, mul(half_denominator, kMinusThirtyTwoOver17));
   for (int i = 0; i < 3; ++i) {
     const int32_t half_denominator_times_x = mul(half_denominator, x);
     const int32_t one_minus_half_denominator_times_x = sub(one(2), half_denominator_times_x);

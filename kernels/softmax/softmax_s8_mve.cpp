@@ -15,10 +15,11 @@
 //            non-negative products a row of at most kSoftmaxMveMaxDepth
 //            values gives), -128 and the clamp at 127, a narrowing VSTRB.
 // The last 1-3 values of a row are one predicated block (VCTP), no scalar
-// epilogue. The reciprocal and the exponent are the reference's scalar
-// code, once a row. No scratch.
+// epilogue. The reciprocal, once a row, in vector lanes too
+// (softmax_mve_reciprocal.h). No scratch.
 #include "kernels/common/fixed_point.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/softmax/softmax_mve_reciprocal.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
@@ -121,12 +122,15 @@ __attribute__((noinline)) Status softmax_rows(const SoftmaxParams& p, const int8
     int8_t* out = output + r * depth;
     t.maximum = vdupq_n_s32(row_maximum(row, depth));
     const int32_t sum = sum_of_exponentials(t, row, depth);
-    int num_bits_over_unit;
-    const int32_t scale = fixed_point::reciprocal(sum, kSoftmaxSumIntegerBits, &num_bits_over_unit);
-    // As the reference: Q0 probability to steps of 1/256, and the row
-    // TFLite would abort on fails.
-    const int32_t exponent = num_bits_over_unit + 31 - 8;
+    // As the reference: Q0 probability to steps of 1/256 (the sum's
+    // integer bits above 1.0 more), and the row TFLite would abort on
+    // fails. A sum that passes is positive: in a row of at most
+    // kSoftmaxMveMaxDepth values 2^19 <= sum < 2^32, which read as a
+    // negative int32 fails here.
+    const int headroom_plus_one = fixed_point::count_leading_zeros(static_cast<uint32_t>(sum));
+    const int32_t exponent = kSoftmaxSumIntegerBits - headroom_plus_one + 31 - 8;
     if (exponent < 0 || exponent > 31) return Status::kBadArgument;
+    const int32_t scale = softmax_reciprocal_mve(sum, headroom_plus_one);
     int32_t c = 0;
     for (; c + 4 <= depth; c += 4)
       output_block<false>(t, row + c, 0, scale, exponent, highest, out + c);

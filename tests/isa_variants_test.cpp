@@ -134,6 +134,11 @@ void expect_choice(const ProgramOp& op, IsaClass isa, const std::string& label) 
       const bool in_place = p.filter_h == 1 && p.filter_w == 1 && p.input_depth % 4 == 0 &&
                             p.pad_top == 0 && p.pad_left == 0;
       EXPECT_EQ(op.scratch_bytes, in_place ? 0u : im2col_scratch(p)) << label;
+    } else if (op.kernel == "conv2d_s8_window_mve") {
+      // Windows read in place (two adjacent ones per weight load): no
+      // scratch.
+      EXPECT_EQ(isa, IsaClass::kMve) << label;
+      EXPECT_EQ(op.scratch_bytes, 0u) << label;
     } else {
       EXPECT_EQ(op.kernel, "conv2d_s8_im2col_mve") << label;
       EXPECT_EQ(op.scratch_bytes, im2col_mve_scratch(p)) << label;

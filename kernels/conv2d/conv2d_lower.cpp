@@ -117,21 +117,29 @@ uint64_t inner_pixels(const Conv2dParams& p) {
 // segment one input load, four weight loads and four VMLADAVA with the
 // loop's LE (10), 8 to start each segment (2 where a segment is one
 // block: no block loop), 40 for the group's sums and its vector output
-// step; 160 a pixel (the calls, the window's place); at an edge up to 8
-// more a block (a partly clipped row's predicated loads). Measured on M55
-// within 15 %: resnet's 3x3 layers 0.25-0.37 instructions a MAC, its first
-// layer 1.14, kws's first (10x4 over one channel, half its windows at an
-// edge) 1.23, vww's first 1.40.
+// step; at an edge up to 8 more a block (a partly clipped row's predicated
+// loads). Inner pixels in window pairs (rows of one segment, runs of two
+// or more) 8 a block (16 for both windows), 3 a row, 30 for the group;
+// not counted for a pointwise layer, where the pairs are unmeasured
+// against conv2d_s8_1x1_mve. 135 a pixel (the calls, the window's place).
+// Measured on M55 before the pairs within 15 %: resnet's 3x3 layers
+// 0.25-0.37 instructions a MAC, its first layer 1.14, kws's first (10x4
+// over one channel, half its windows at an edge) 1.23, vww's first 1.40;
+// with them resnet's op 2 0.27.
 uint64_t window_mve_cost(const Conv2dParams& p) {
   const ConvCounts c = counts(p);
   const WindowMveShape s = window_mve_shape(p);
   const uint64_t segments = uint64_t(p.filter_h) * uint64_t(s.per_row);
   const uint64_t blocks = segments * uint64_t(s.blocks);
-  const uint64_t edges = c.pixels - inner_pixels(p);
+  const uint64_t inner = inner_pixels(p);
+  const uint64_t edges = c.pixels - inner;
   const uint64_t start = s.blocks == 1 ? 2 : 8;
-  return uint64_t(s.groups) *
-             (c.pixels * (10 * blocks + start * segments + 40) + edges * 8 * blocks) +
-         160 * c.pixels;
+  const uint64_t single = 10 * blocks + start * segments + 40;
+  const bool pairs =
+      s.per_row == 1 && 2 * s.groups <= kWindowMveChunkGroups && !is_conv2d_pointwise_case(p);
+  const uint64_t sums =
+      pairs ? inner * (8 * blocks + 3 * segments + 30) + edges * single : c.pixels * single;
+  return uint64_t(s.groups) * (sums + edges * 8 * blocks) + 135 * c.pixels;
 }
 
 const VariantCandidate<Conv2dParams> kVariants[] = {

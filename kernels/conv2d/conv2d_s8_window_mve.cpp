@@ -31,9 +31,7 @@
 namespace tinyaot {
 namespace {
 
-// Groups a call sums before their output steps: sums of up to 64 channels
-// on the stack.
-constexpr int32_t kChunkGroups = 16;
+constexpr int32_t kChunkGroups = kWindowMveChunkGroups;
 
 // The family's checks on the model's weight count, then the layout's size.
 Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,

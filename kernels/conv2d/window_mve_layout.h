@@ -23,6 +23,10 @@ namespace tinyaot {
 
 constexpr int32_t kWindowMveLanes = 16;    // int8 lanes of a vector: bytes of a block
 constexpr int32_t kWindowMveChannels = 4;  // output channels of a group
+// Groups whose sums a call keeps on the stack at once (64 channels):
+// adjacent inner pixels go in runs whose sums fit, two windows together
+// where a run holds two and a row is one segment (window pairs).
+constexpr int32_t kWindowMveChunkGroups = 16;
 
 struct WindowMveShape {
   int32_t length;       // bytes of a segment (filter_w * depth, or depth)

@@ -103,17 +103,11 @@ inline int16x2_t odd_bytes_plus(uint32_t offset2, uint32_t x) {
   return widened;
 }
 
-// One tap of a channel group: input channels c0..c3 at x, one word. The
-// even bytes (c0, c2) and odd ones (c1, c3) widened with the offset added.
-// Three taps of a row (col_step apart) of a channel group in one block:
-// the inputs loaded with register offsets, so neither a pointer per tap
-// nor a load hoisted by GCC's scheduler (which spills what it hoists).
-// No memory clobber: the block reads the input and the weights, which
-// nothing writes while the kernel runs, and a clobber would send the sums
-// to the stack after every row.
-inline void channel_row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
-                         Sums& a) {
-  uint32_t x4, w02, w13, half;
+// One tap of a channel group, after LOAD has put the word of input
+// channels c0..c3 in x4: the tap's weight pairs (w0, w2) and (w1, w3) by
+// one post-indexed LDRD, the even bytes (c0, c2) and odd ones (c1, c3)
+// widened with the input offset added, four SMLAxy. The text of every
+// assembly block below that adds taps.
 #define TINYAOT_DW_TAP(LOAD)                        \
   LOAD "\n\t"                                       \
        "ldrd %[w02], %[w13], [%[w]], #8\n\t"        \
@@ -123,12 +117,21 @@ inline void channel_row3(const int8_t* x, int32_t col_step, const uint32_t*& w, 
        "sxtab16 %[half], %[off], %[x4], ror #8\n\t" \
        "smlabb %[a1], %[half], %[w13], %[a1]\n\t"   \
        "smlatt %[a3], %[half], %[w13], %[a3]\n\t"
+
+// Three taps of a row (col_step apart) of a channel group in one block:
+// the inputs loaded with register offsets, so neither a pointer per tap
+// nor a load hoisted by GCC's scheduler (which spills what it hoists).
+// No memory clobber: the block reads the input and the weights, which
+// nothing writes while the kernel runs, and a clobber would send the sums
+// to the stack after every row.
+inline void channel_row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
+                         Sums& a) {
+  uint32_t x4, w02, w13, half;
   __asm__(TINYAOT_DW_TAP("ldr %[x4], [%[x]]") TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs]]")
               TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs], lsl #1]")
           : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
             [x4] "=&r"(x4), [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
           : [x] "r"(x), [cs] "r"(col_step), [off] "r"(offset2));
-#undef TINYAOT_DW_TAP
 }
 
 // In assembly, so that the weights come in one post-indexed LDRD and the
@@ -138,17 +141,10 @@ struct ChannelTap {
   static inline void add(const int8_t* x, const uint32_t*& w, uint32_t offset2, Sums& a) {
     const uint32_t x4 = load_word(x);
     uint32_t w02, w13, half;
-    __asm__(
-        "ldrd %[w02], %[w13], [%[w]], #8\n\t"
-        "sxtab16 %[half], %[off], %[x4]\n\t"
-        "smlabb %[a0], %[half], %[w02], %[a0]\n\t"
-        "smlatt %[a2], %[half], %[w02], %[a2]\n\t"
-        "sxtab16 %[half], %[off], %[x4], ror #8\n\t"
-        "smlabb %[a1], %[half], %[w13], %[a1]\n\t"
-        "smlatt %[a3], %[half], %[w13], %[a3]"
-        : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
-          [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
-        : [off] "r"(offset2), [x4] "r"(x4));
+    __asm__(TINYAOT_DW_TAP("")
+            : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
+              [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
+            : [off] "r"(offset2), [x4] "r"(x4));
   }
   static inline void row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
                           Sums& a) {
@@ -166,20 +162,11 @@ struct ChannelTap {
 // of 2 columns skips the third tap's two weight words at each row's end.
 // No memory clobber: the block reads the input, the widened weights and
 // the biases, all written before the pixel loop's function is called.
-#define TINYAOT_DW_WTAP(LOAD)                       \
-  LOAD "\n\t"                                       \
-       "ldrd %[w02], %[w13], [%[w]], #8\n\t"        \
-       "sxtab16 %[half], %[off], %[x4]\n\t"         \
-       "smlabb %[a0], %[half], %[w02], %[a0]\n\t"   \
-       "smlatt %[a2], %[half], %[w02], %[a2]\n\t"   \
-       "sxtab16 %[half], %[off], %[x4], ror #8\n\t" \
-       "smlabb %[a1], %[half], %[w13], %[a1]\n\t"   \
-       "smlatt %[a3], %[half], %[w13], %[a3]\n\t"
-#define TINYAOT_DW_TAPS2               \
-  TINYAOT_DW_WTAP("ldr %[x4], [%[x]]") \
-  TINYAOT_DW_WTAP("ldr %[x4], [%[x], %[cs]]")
+#define TINYAOT_DW_TAPS2              \
+  TINYAOT_DW_TAP("ldr %[x4], [%[x]]") \
+  TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs]]")
 #define TINYAOT_DW_ROW2 TINYAOT_DW_TAPS2 "add %[w], %[w], #8\n\t"
-#define TINYAOT_DW_ROW3 TINYAOT_DW_TAPS2 TINYAOT_DW_WTAP("ldr %[x4], [%[x], %[cs], lsl #1]")
+#define TINYAOT_DW_ROW3 TINYAOT_DW_TAPS2 TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs], lsl #1]")
 #define TINYAOT_DW_NEXT_ROW \
   "ldr %[x4], %[rs]\n\t"    \
   "add %[x], %[x], %[x4]\n\t"
@@ -209,7 +196,7 @@ __attribute__((always_inline)) inline Sums channel_window3(const int8_t* x, int3
 #undef TINYAOT_DW_WINDOW
   return a;
 }
-#undef TINYAOT_DW_WTAP
+#undef TINYAOT_DW_TAP
 #undef TINYAOT_DW_TAPS2
 #undef TINYAOT_DW_ROW2
 #undef TINYAOT_DW_ROW3
@@ -522,23 +509,6 @@ inline FullRows full_rows(const DepthwiseConv2dParams& p) {
       r.end = oy + 1;
     }
   return r;
-}
-
-// The window of output pixel (oy, ox) from its two axes' runs.
-inline DepthwiseWindow window_of(const DepthwiseConv2dParams& p, const int8_t* image,
-                                 const TapRange& y, const TapRange& x) {
-  DepthwiseWindow win;
-  win.input = image;
-  win.first_tap = 0;
-  win.rows = y.count;
-  win.cols = x.count;
-  if (win.rows == 0 || win.cols == 0) {
-    win.rows = win.cols = 0;
-    return win;
-  }
-  win.input += (y.origin * p.input_w + x.origin) * p.input_depth;
-  win.first_tap = y.first * p.filter_w + x.first;
-  return win;
 }
 
 // Every output pixel of one block, column by column: the rows at the top

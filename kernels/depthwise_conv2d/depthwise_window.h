@@ -48,9 +48,9 @@ struct DepthwiseWindow {
   int32_t rows, cols;
 };
 
-inline DepthwiseWindow depthwise_window(const DepthwiseConv2dParams& p, const int8_t* image,
-                                        const TapRange& y, int32_t ox) {
-  const TapRange x = tap_range(ox * p.stride_w - p.pad_left, p.input_w, p.filter_w, p.dilation_w);
+// The window of an output pixel from its two axes' runs.
+inline DepthwiseWindow window_of(const DepthwiseConv2dParams& p, const int8_t* image,
+                                 const TapRange& y, const TapRange& x) {
   DepthwiseWindow win;
   win.input = image;
   win.first_tap = 0;
@@ -63,6 +63,12 @@ inline DepthwiseWindow depthwise_window(const DepthwiseConv2dParams& p, const in
   win.input += (y.origin * p.input_w + x.origin) * p.input_depth;
   win.first_tap = y.first * p.filter_w + x.first;
   return win;
+}
+
+inline DepthwiseWindow depthwise_window(const DepthwiseConv2dParams& p, const int8_t* image,
+                                        const TapRange& y, int32_t ox) {
+  return window_of(p, image, y,
+                   tap_range(ox * p.stride_w - p.pad_left, p.input_w, p.filter_w, p.dilation_w));
 }
 
 }  // namespace tinyaot

@@ -137,6 +137,20 @@ __attribute__((noinline)) int32_t group_term(const Reader<kStrided>& read, const
                               static_cast<uint32_t>(constant));
 }
 
+// The block's 16 LHS values in v times the next 16 of four RHS columns
+// (one VLDRB and one VMLADAVA each), and their sum for the RHS offset's
+// share: the text both block loops below share.
+#define TINYAOT_BMM_FOUR_COLUMNS        \
+  "vldrb.8 %q[a], [%[w0]], #16\n\t"     \
+  "vmladava.s8 %[s0], %q[v], %q[a]\n\t" \
+  "vldrb.8 %q[a], [%[w1]], #16\n\t"     \
+  "vmladava.s8 %[s1], %q[v], %q[a]\n\t" \
+  "vldrb.8 %q[a], [%[w2]], #16\n\t"     \
+  "vmladava.s8 %[s2], %q[v], %q[a]\n\t" \
+  "vldrb.8 %q[a], [%[w3]], #16\n\t"     \
+  "vmladava.s8 %[s3], %q[v], %q[a]\n\t" \
+  "vaddva.s8 %[rs], %q[v]\n\t"
+
 // The whole blocks of a depth-minor RHS in assembly: GCC 12 keeps one
 // of the five pointers on the stack (two more instructions a block); here
 // eleven a block under WLS/LE, the sums in even registers ("Te", as
@@ -149,16 +163,7 @@ inline void contiguous_blocks(const int8_t*& x, const int8_t*& w0, const int8_t*
   __asm__(
       "wls lr, %[n], 2f\n"
       "1:\n\t"
-      "vldrb.8 %q[v], [%[x]], #16\n\t"
-      "vldrb.8 %q[a], [%[w0]], #16\n\t"
-      "vmladava.s8 %[s0], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w1]], #16\n\t"
-      "vmladava.s8 %[s1], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w2]], #16\n\t"
-      "vmladava.s8 %[s2], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w3]], #16\n\t"
-      "vmladava.s8 %[s3], %q[v], %q[a]\n\t"
-      "vaddva.s8 %[rs], %q[v]\n\t"
+      "vldrb.8 %q[v], [%[x]], #16\n\t" TINYAOT_BMM_FOUR_COLUMNS
       "le lr, 1b\n"
       "2:"
       : [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [s0] "+Te"(s0),
@@ -185,16 +190,7 @@ inline void gathered_lhs_blocks(const int8_t*& x, const Reader<true>& lr, const 
       "vmovnb.i16 %q[v], %q[t]\n\t"
       "vldrb.s16 %q[t], [%[x], %q[odd]]\n\t"
       "vmovnt.i16 %q[v], %q[t]\n\t"
-      "add %[x], %[x], %[step]\n\t"
-      "vldrb.8 %q[a], [%[w0]], #16\n\t"
-      "vmladava.s8 %[s0], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w1]], #16\n\t"
-      "vmladava.s8 %[s1], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w2]], #16\n\t"
-      "vmladava.s8 %[s2], %q[v], %q[a]\n\t"
-      "vldrb.8 %q[a], [%[w3]], #16\n\t"
-      "vmladava.s8 %[s3], %q[v], %q[a]\n\t"
-      "vaddva.s8 %[rs], %q[v]\n\t"
+      "add %[x], %[x], %[step]\n\t" TINYAOT_BMM_FOUR_COLUMNS
       "le lr, 1b\n"
       "2:"
       : [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [s0] "+Te"(s0),
@@ -203,6 +199,7 @@ inline void gathered_lhs_blocks(const int8_t*& x, const Reader<true>& lr, const 
       : [step] "r"(lr.advance), [even] "w"(lr.even), [odd] "w"(lr.odd)
       : "memory");
 }
+#undef TINYAOT_BMM_FOUR_COLUMNS
 
 // The last depth % 16 values of a depth-minor RHS against the LHS tail v
 // (its masked lanes 0): each column's load predicated by one VCTP8, in

@@ -55,6 +55,19 @@ inline int32x4_t requantize_mve_n(int32x4_t x, int32_t multiplier, int32_t negat
   }
 }
 
+// A row of n outputs, four lanes a step: `step` maps the two inputs'
+// values (widened by VLDRB.S32) to four int32 outputs, stored narrowed by
+// VSTRB.32; the last 1-3 under one VCTP32 predicate, no scalar epilogue.
+template <typename Step>
+inline void rows_x4(const int8_t* a, const int8_t* b, int8_t* out, int32_t n, const Step& step) {
+  for (; n >= 4; n -= 4, a += 4, b += 4, out += 4)
+    vstrbq_s32(out, step(vldrbq_s32(a), vldrbq_s32(b)));
+  if (n > 0) {
+    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(n));
+    vstrbq_p_s32(out, step(vldrbq_z_s32(a, lanes), vldrbq_z_s32(b, lanes)), lanes);
+  }
+}
+
 #endif
 
 }  // namespace tinyaot

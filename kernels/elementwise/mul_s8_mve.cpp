@@ -43,12 +43,7 @@ TINYAOT_MODE_LOOP void mul_rows(const MulParams& params, const int8_t* input1, c
                    const auto step = [&](int32x4_t a4, int32x4_t b4) {
                      return mul_x4<R>(a4, b4, b_unit, b_base, p, act_min, act_max);
                    };
-                   for (; n >= 4; n -= 4, a += 4, b += 4, out += 4)
-                     vstrbq_s32(out, step(vldrbq_s32(a), vldrbq_s32(b)));
-                   if (n > 0) {
-                     const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(n));
-                     vstrbq_p_s32(out, step(vldrbq_z_s32(a, lanes), vldrbq_z_s32(b, lanes)), lanes);
-                   }
+                   rows_x4(a, b, out, n, step);
                  });
 }
 

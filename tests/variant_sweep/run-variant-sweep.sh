@@ -3,8 +3,11 @@
 # TINYAOT_RUNTIME_CHECKS on) and runs it under QEMU with semihosting.
 #
 #   run-variant-sweep.sh --core m0|m3|m4|m7|m33|m55 [--build-root DIR]
-#                        [--opt s|2] [--timeout SEC] [FIRMWARE-ARGS...]
+#                        [--opt 0|g|1|2|3|s|z] [--compiler gcc|clang]
+#                        [--flags "FLAGS"] [--timeout SEC] [FIRMWARE-ARGS...]
 #
+# --flags adds code generation flags (-fno-omit-frame-pointer, -ffixed-r9);
+# each compiler, level and flag set builds in a directory of its own.
 # FIRMWARE-ARGS: [--seed N] [--cases N] [--variant NAME [--case I]]
 # (defaults in variant_sweep.h); a failing case prints the arguments that
 # replay it alone.
@@ -17,7 +20,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-core="" build_root="$repo/build-arm" opt=2 timeout_s=240
+core="" build_root="$repo/build-arm" opt=2 compiler=gcc flags="" timeout_s=240
 firmware_args=()
 
 while [[ $# -gt 0 ]]; do
@@ -25,9 +28,11 @@ while [[ $# -gt 0 ]]; do
     --core) core="${2#cortex-}"; shift 2 ;;
     --build-root) build_root="$2"; shift 2 ;;
     --opt) opt="$2"; shift 2 ;;
+    --compiler) compiler="$2"; shift 2 ;;
+    --flags) flags="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --seed|--cases|--variant|--case) firmware_args+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run-variant-sweep: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -35,17 +40,25 @@ case "$core" in m0|m3|m4|m7|m33|m55) ;; *) echo "run-variant-sweep: --core m0|m3
 skip() { echo "run-variant-sweep: SKIPPED: $*" >&2; exit 77; }
 command -v qemu-system-arm >/dev/null || skip "qemu-system-arm not installed"
 command -v arm-none-eabi-gcc >/dev/null || skip "arm-none-eabi-gcc not installed"
+case "$compiler" in
+  gcc) ;;
+  clang) command -v clang >/dev/null || skip "clang not installed" ;;
+  *) echo "run-variant-sweep: --compiler gcc|clang" >&2; exit 2 ;;
+esac
 
 # The layout of tools/qemu (one build directory per core and -O level), so
 # a build root shared with the QEMU matrix builds the runtime once.
 build="$build_root/$core"
 [[ "$opt" == s ]] || build="$build-O$opt"
+[[ "$compiler" == gcc ]] || build="$build-$compiler"
+[[ -z "$flags" ]] || build="$build-$(echo "$flags" | tr -c 'A-Za-z0-9\n' _ | sed 's/^_*//; s/_*$//')"
 mkdir -p "$build"
 (
   flock 9
   if [[ ! -f "$build/build.ninja" ]]; then
     cmake -S "$repo/targets" -B "$build" -G Ninja -DTINYAOT_CORE="cortex-$core" \
-      -DTINYAOT_OPT="$opt" -DTINYAOT_RUNTIME_CHECKS=ON >"$build/configure.log" 2>&1 ||
+      -DTINYAOT_OPT="$opt" -DTINYAOT_COMPILER="$compiler" -DTINYAOT_EXTRA_FLAGS="$flags" \
+      -DTINYAOT_RUNTIME_CHECKS=ON >"$build/configure.log" 2>&1 ||
       { cat "$build/configure.log" >&2; exit 1; }
   fi
   ninja -C "$build" tinyaot-variant-sweep.elf >"$build/build.log" 2>&1 ||

@@ -128,7 +128,8 @@ void write_library(Library& library, const fs::path& dir, const std::string& for
   for (const SourceFile& file : runtime_sources(TINYAOT_SOURCE_DIR, kernel_names)) {
     fs::create_directories((src / file.to).parent_path());
     fs::copy_file(file.from, src / file.to);
-    if (fs::path(file.to).extension() == ".cpp") library.sources.push_back(file.to);
+    const fs::path extension = fs::path(file.to).extension();
+    if (extension == ".cpp" || extension == ".S") library.sources.push_back(file.to);
   }
   const std::string& name = library.name;
   const fs::path registry = fs::path(kRegistrySource).lexically_relative("runtime");

@@ -146,10 +146,14 @@ std::vector<SourceFile> runtime_sources(const fs::path& root,
     for (const std::string& name : quoted_includes(text)) {
       const fs::path header = resolve_include(root, file, name);
       pending.push_back(header);
-      fs::path implementation = header;
-      implementation.replace_extension(".cpp");
-      if (header.extension() == ".h" && fs::is_regular_file(implementation))
-        pending.push_back(implementation);
+      // A header's implementation beside it: C++, or assembly (a loop
+      // that needs every register, assembled for the cores it targets).
+      for (const char* extension : {".cpp", ".S"}) {
+        fs::path implementation = header;
+        implementation.replace_extension(extension);
+        if (header.extension() == ".h" && fs::is_regular_file(implementation))
+          pending.push_back(implementation);
+      }
     }
   }
   std::sort(files.begin(), files.end(),

@@ -298,7 +298,7 @@ std::string cmake_text(const Library& library) {
     << "# The runtime takes its ISA class from the compiler's predefined macros and\n"
     << "# refuses, at " << name << "_init, a program planned for another class.\n"
     << "cmake_minimum_required(VERSION 3.15)\n"
-    << "project(" << name << " LANGUAGES C CXX)\n\n"
+    << "project(" << name << " LANGUAGES C CXX ASM)\n\n"
     << "add_library(" << name << " STATIC\n";
   for (const std::string& source : library.sources) s << "  src/" << source << "\n";
   s << ")\n"

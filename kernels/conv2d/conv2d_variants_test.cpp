@@ -253,9 +253,10 @@ TEST(Conv2dVariants, WindowVariantRefusesAPadRowOtherThanTheZeroPoint) {
   ASSERT_EQ(check(4), Status::kOk);
   Conv2dParams grouped = c.p.conv;  // the window variant is ungrouped only
   grouped.filter_depth = 1;
-  if (grouped.input_depth > 1)
+  if (grouped.input_depth > 1) {
     EXPECT_EQ(sweep::validate_operation(window, &grouped, o.inputs, 4, o.outputs),
               Status::kBadParams);
+  }
 }
 
 // A program for a DSP or MVE core whose first CONV_2D (10x4 over one

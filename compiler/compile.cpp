@@ -5,7 +5,7 @@
 #include <set>
 
 #include "compiler/emit/program_writer.h"
-#include "compiler/import/tflite_importer.h"
+#include "compiler/import/import_model.h"
 #include "compiler/pipeline.h"
 #include "compiler/planner/in_place.h"
 
@@ -267,13 +267,15 @@ uint32_t arena_offset_of(const Compilation& c, int32_t id) {
   return c.plan.offsets[static_cast<size_t>(buffer)] + offset;
 }
 
-Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOptions& options) {
+Compilation compile_model(const uint8_t* model, size_t bytes, const CompileOptions& options) {
   auto progress = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
   Compilation c;
   progress("import");
-  c.graph = import_tflite(tflite, bytes);
+  OnnxImportOptions onnx;
+  onnx.nhwc_io = options.nhwc_io;
+  c.graph = import_model(model, bytes, onnx);
   run_pipeline(c.graph, options.target,
                [&](const PassInfo& pass) { progress(std::string("pass ") + pass.name); });
   progress("lower");

@@ -1,4 +1,5 @@
-// The compiler's front door: .tflite bytes in, a planned .tao program out.
+// The compiler's front door: model bytes (.tflite or .onnx) in, a planned
+// .tao program out.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,9 @@ struct CompileOptions {
   // activations alone need (a scratch-free variant is used there instead);
   // true keeps the fastest variant everywhere.
   bool prefer_speed = false;
+  // ONNX models: rank-4 inputs and outputs in NHWC, the kernels' layout,
+  // rather than the model's NCHW (no transposes at the boundary).
+  bool nhwc_io = false;
   // RAM the part gives the model (arena + runtime context); 0: no limit. A
   // model that needs more is refused at compile time, naming both figures.
   uint64_t ram_limit_bytes = 0;
@@ -56,7 +60,7 @@ struct Compilation {
 uint32_t arena_offset_of(const Compilation& c, int32_t id);
 
 // Throws CompileError with a message naming what and where.
-Compilation compile_model(const uint8_t* tflite, size_t bytes, const CompileOptions& options);
+Compilation compile_model(const uint8_t* model, size_t bytes, const CompileOptions& options);
 
 // Parses a --target core name ("cortex-m4", also "m4"); throws on unknown.
 Core parse_core(const std::string& name);

@@ -31,6 +31,9 @@ LoweredOp lower_relu(const Graph& graph, const Operation& op, const Target& targ
 LoweredOp lower_relu6(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_hard_swish(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_leaky_relu(const Graph& graph, const Operation& op, const Target& target);
+LoweredOp lower_lookup_table(const Graph& graph, const Operation& op, const Target& target);
+LoweredOp lower_resize_nearest_neighbor(const Graph& graph, const Operation& op,
+                                        const Target& target);
 LoweredOp lower_requantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_dequantize(const Graph& graph, const Operation& op, const Target& target);

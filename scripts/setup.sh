@@ -8,6 +8,8 @@ APT_PACKAGES=(
   build-essential cmake ninja-build clang clang-format libclang-rt-dev
   libgtest-dev libgmock-dev flatbuffers-compiler libflatbuffers-dev
   libcli11-dev nlohmann-json3-dev python3
+  libonnx-dev libprotobuf-dev  # the ONNX importer: ONNX's protobuf messages, checker, shape inference
+  libonnx-testdata             # ONNX's own node tests (tests/onnx_node_test.cpp)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
   arduino-builder  # the Arduino IDE 1.8 sketch builder: tests/export/arduino builds an export with it
 )

@@ -69,7 +69,7 @@ uint64_t parse_byte_count(const std::string& text, const std::string& flag) {
 
 struct CompileArgs {
   std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory",
-                             ram_limit;
+                             ram_limit, io_layout = "model";
   bool quiet = false, strip = false, keep_names = false;
 };
 
@@ -84,6 +84,9 @@ int do_compile(const CompileArgs& a) {
   if (a.prefer != "memory" && a.prefer != "speed")
     throw Failure("--prefer takes memory or speed, not '" + a.prefer + "'");
   options.prefer_speed = a.prefer == "speed";
+  if (a.io_layout != "model" && a.io_layout != "nhwc")
+    throw Failure("--io-layout takes model or nhwc, not '" + a.io_layout + "'");
+  options.nhwc_io = a.io_layout == "nhwc";
   if (!a.ram_limit.empty()) options.ram_limit_bytes = parse_byte_count(a.ram_limit, "--ram-limit");
   if (!a.quiet)
     options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
@@ -226,13 +229,18 @@ int main(int argc, char** argv) {
   using namespace tinyaot;
   using namespace tinyaot::cli;
   set_log_hook(log_to_stderr);
-  CLI::App app{"tinyaot: ahead-of-time compiler and runtime for int8 TFLite models on Cortex-M"};
+  CLI::App app{
+      "tinyaot: ahead-of-time compiler and runtime for int8 TFLite and quantized ONNX models on "
+      "Cortex-M"};
   app.require_subcommand(1);
 
   CompileArgs compile_args;
   auto* compile =
-      app.add_subcommand("compile", "Compile a .tflite model into a planned .tao program");
-  compile->add_option("model", compile_args.model, "int8 .tflite model")
+      app.add_subcommand("compile", "Compile a .tflite or .onnx model into a planned .tao program");
+  compile
+      ->add_option("model", compile_args.model,
+                   "int8 .tflite model, or quantized .onnx model (QDQ or QOperator); the "
+                   "format is recognized from the bytes")
       ->required()
       ->check(CLI::ExistingFile);
   compile->add_option("-o,--output", compile_args.output, "program to write (.tao)")->required();
@@ -254,6 +262,11 @@ int main(int argc, char** argv) {
   compile->add_option("--ram-limit", compile_args.ram_limit,
                       "refuse a model needing more RAM (arena + runtime context) than this: "
                       "bytes, or with K/M (KiB/MiB)");
+  compile
+      ->add_option("--io-layout", compile_args.io_layout,
+                   "ONNX models: model (rank-4 inputs and outputs in the model's NCHW, "
+                   "transposed at the boundary) or nhwc (the kernels' layout, no transposes)")
+      ->capture_default_str();
   compile->add_flag("--strip", compile_args.strip, "omit names and plan (report shows less)");
   compile->add_flag("--keep-names", compile_args.keep_names,
                     "name every tensor in the report's plan, not only inputs and outputs "

@@ -83,6 +83,16 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
   }
   j["types"] = types;
   j["operations"] = ops;
+  // The node each operation comes from, where the model names its nodes
+  // (ONNX): one name per operation, "" for one without.
+  json names = json::array();
+  bool named = false;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    const std::string& name = g.operations[static_cast<size_t>(c.op_of[i])].source_name;
+    named = named || !name.empty();
+    names.push_back(name);
+  }
+  if (named) j["sources"] = names;
   std::vector<bool> io_tensor(g.tensors.size(), false);
   for (int32_t t : g.inputs) io_tensor[static_cast<size_t>(t)] = true;
   for (int32_t t : g.outputs) io_tensor[static_cast<size_t>(t)] = true;

@@ -197,6 +197,10 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
       const std::string why = choice_text(debug["operations"][i]);
       if (!why.empty()) o["why"] = why;
     }
+    const auto sources = debug.find("sources");
+    if (sources != debug.end() && sources->is_array() && i < sources->size() &&
+        (*sources)[i].is_string() && !(*sources)[i].get<std::string>().empty())
+      o["source_name"] = (*sources)[i];
     if (o.contains("macs")) {
       macs += o["macs"].get<uint64_t>();
     } else {
@@ -254,7 +258,9 @@ std::string report_text(const nlohmann::json& r) {
       << std::setw(17) << out.value("bytes", 0u) << std::setw(9)
       << o["scratch_bytes"].get<uint32_t>() << std::setw(14)
       << (o.contains("macs") ? with_commas(o["macs"].get<uint64_t>()) : "-") << "  "
-      << o.value("why", "") << "\n";
+      << o.value("why", "");
+    if (o.contains("source_name")) s << "  [" << o["source_name"].get<std::string>() << "]";
+    s << "\n";
   }
   if (!r["buffers"].empty()) {
     s << "\nbuffers (offset, bytes, alive during operations)\n";

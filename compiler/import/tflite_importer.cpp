@@ -1,5 +1,6 @@
 #include "compiler/import/tflite_importer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -58,6 +59,16 @@ const std::map<tflite::BuiltinOperator, OpType>& op_map() {
       {B::BATCH_MATMUL, OpType::kBatchMatMul},
   };
   return map;
+}
+
+// "ADD, AVERAGE_POOL_2D, ...": the operators this importer takes, for errors.
+std::string supported_op_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : op_map()) names.push_back(op_type_name(entry.second));
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
 }
 
 // Inputs every operator of the type needs (optional ones such as a bias

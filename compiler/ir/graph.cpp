@@ -15,18 +15,6 @@ const char* op_type_name(OpType type) {
   return "UNKNOWN";
 }
 
-std::string supported_op_names() {
-  std::vector<std::string> names = {
-#define TINYAOT_OP_STRING(id, name) name,
-      TINYAOT_OP_LIST(TINYAOT_OP_STRING)
-#undef TINYAOT_OP_STRING
-  };
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 static int64_t dtype_size(DType dtype) {
   switch (dtype) {
     case DType::kInt8:

@@ -3,6 +3,7 @@
 // each operation into a kernel call.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,38 +13,42 @@
 
 namespace tinyaot {
 
-// The operators tinyaot imports. The names are TFLite's builtin names.
-#define TINYAOT_OP_LIST(X)                 \
-  X(kConv2d, "CONV_2D")                    \
-  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D") \
-  X(kFullyConnected, "FULLY_CONNECTED")    \
-  X(kAveragePool2d, "AVERAGE_POOL_2D")     \
-  X(kMaxPool2d, "MAX_POOL_2D")             \
-  X(kAdd, "ADD")                           \
-  X(kSub, "SUB")                           \
-  X(kMul, "MUL")                           \
-  X(kSoftmax, "SOFTMAX")                   \
-  X(kReshape, "RESHAPE")                   \
-  X(kSqueeze, "SQUEEZE")                   \
-  X(kExpandDims, "EXPAND_DIMS")            \
-  X(kPad, "PAD")                           \
-  X(kPadV2, "PADV2")                       \
-  X(kMean, "MEAN")                         \
-  X(kConcatenation, "CONCATENATION")       \
-  X(kQuantize, "QUANTIZE")                 \
-  X(kDequantize, "DEQUANTIZE")             \
-  X(kLogistic, "LOGISTIC")                 \
-  X(kTanh, "TANH")                         \
-  X(kRelu, "RELU")                         \
-  X(kRelu6, "RELU6")                       \
-  X(kHardSwish, "HARD_SWISH")              \
-  X(kLeakyRelu, "LEAKY_RELU")              \
-  X(kMaximum, "MAXIMUM")                   \
-  X(kMinimum, "MINIMUM")                   \
-  X(kTranspose, "TRANSPOSE")               \
-  X(kStridedSlice, "STRIDED_SLICE")        \
-  X(kTransposeConv, "TRANSPOSE_CONV")      \
-  X(kBatchMatMul, "BATCH_MATMUL")
+// The operators tinyaot imports. The names are TFLite's builtin names,
+// except LOOKUP_TABLE (tinyaot's own: an ONNX unary operator defined on
+// reals, evaluated once per int8 input at compile time).
+#define TINYAOT_OP_LIST(X)                             \
+  X(kConv2d, "CONV_2D")                                \
+  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D")             \
+  X(kFullyConnected, "FULLY_CONNECTED")                \
+  X(kAveragePool2d, "AVERAGE_POOL_2D")                 \
+  X(kMaxPool2d, "MAX_POOL_2D")                         \
+  X(kAdd, "ADD")                                       \
+  X(kSub, "SUB")                                       \
+  X(kMul, "MUL")                                       \
+  X(kSoftmax, "SOFTMAX")                               \
+  X(kReshape, "RESHAPE")                               \
+  X(kSqueeze, "SQUEEZE")                               \
+  X(kExpandDims, "EXPAND_DIMS")                        \
+  X(kPad, "PAD")                                       \
+  X(kPadV2, "PADV2")                                   \
+  X(kMean, "MEAN")                                     \
+  X(kConcatenation, "CONCATENATION")                   \
+  X(kQuantize, "QUANTIZE")                             \
+  X(kDequantize, "DEQUANTIZE")                         \
+  X(kLogistic, "LOGISTIC")                             \
+  X(kTanh, "TANH")                                     \
+  X(kRelu, "RELU")                                     \
+  X(kRelu6, "RELU6")                                   \
+  X(kHardSwish, "HARD_SWISH")                          \
+  X(kLeakyRelu, "LEAKY_RELU")                          \
+  X(kMaximum, "MAXIMUM")                               \
+  X(kMinimum, "MINIMUM")                               \
+  X(kTranspose, "TRANSPOSE")                           \
+  X(kStridedSlice, "STRIDED_SLICE")                    \
+  X(kTransposeConv, "TRANSPOSE_CONV")                  \
+  X(kBatchMatMul, "BATCH_MATMUL")                      \
+  X(kResizeNearestNeighbor, "RESIZE_NEAREST_NEIGHBOR") \
+  X(kLookupTable, "LOOKUP_TABLE")
 
 enum class OpType : uint8_t {
 #define TINYAOT_OP_ENUM(id, name) id,
@@ -52,10 +57,22 @@ enum class OpType : uint8_t {
 };
 
 const char* op_type_name(OpType type);
-std::string supported_op_names();  // "ADD, AVERAGE_POOL_2D, ..." for errors
 
 enum class Padding : uint8_t { kSame, kValid };
-enum class Activation : uint8_t { kNone, kRelu, kReluN1To1, kRelu6 };
+// kClip: ONNX's Clip, between Attributes::clip_min and clip_max (reals).
+enum class Activation : uint8_t { kNone, kRelu, kReluN1To1, kRelu6, kClip };
+
+// The real function a LOOKUP_TABLE applies to each dequantized input.
+enum class UnaryFunction : uint8_t {
+  kIdentity,     // a requantization
+  kRelu,         // max(x, 0)
+  kClip,         // min(max(x, clip_min), clip_max)
+  kLeakyRelu,    // x < 0 ? alpha * x : x
+  kSigmoid,      // 1 / (1 + exp(-x))
+  kHardSigmoid,  // max(0, min(1, alpha * x + beta))
+  kHardSwish,    // x * max(0, min(1, x / 6 + 1 / 2))
+  kTanh,
+};
 
 struct Quantization {
   std::vector<float> scales;  // one (per tensor) or one per channel
@@ -96,11 +113,15 @@ struct Attributes {
   int32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   int32_t depth_multiplier = 1;
   Activation activation = Activation::kNone;
-  bool keep_num_dims = false;         // FULLY_CONNECTED
-  bool keep_dims = false;             // MEAN
-  int32_t axis = 0;                   // CONCATENATION
-  float beta = 1.0f;                  // SOFTMAX
-  float alpha = 0.0f;                 // LEAKY_RELU
+  bool keep_num_dims = false;                      // FULLY_CONNECTED
+  bool keep_dims = false;                          // MEAN
+  int32_t axis = 0;                                // CONCATENATION
+  float beta = 1.0f;                               // SOFTMAX
+  float alpha = 0.0f;                              // LEAKY_RELU, LOOKUP_TABLE
+  UnaryFunction unary = UnaryFunction::kIdentity;  // LOOKUP_TABLE
+  // Activation::kClip and UnaryFunction::kClip bounds, reals; an infinite
+  // bound does not clamp. HardSigmoid's beta is `beta` above.
+  float clip_min = -INFINITY, clip_max = INFINITY;
   bool adj_x = false, adj_y = false;  // BATCH_MATMUL
   int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
           shrink_axis_mask = 0;       // STRIDED_SLICE
@@ -111,6 +132,7 @@ struct Attributes {
 struct Operation {
   OpType type;
   int32_t source_index = 0;     // operator index in the imported model
+  std::string source_name;      // the imported node's name, when the format has one (ONNX)
   std::vector<int32_t> inputs;  // tensor ids; -1 for an omitted optional input
   std::vector<int32_t> outputs;
   Attributes attrs;

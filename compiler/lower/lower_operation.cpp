@@ -68,6 +68,10 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
       return lower_hard_swish(graph, op, target);
     case OpType::kLeakyRelu:
       return lower_leaky_relu(graph, op, target);
+    case OpType::kLookupTable:
+      return lower_lookup_table(graph, op, target);
+    case OpType::kResizeNearestNeighbor:
+      return lower_resize_nearest_neighbor(graph, op, target);
     case OpType::kQuantize:
       return lower_quantize(graph, op, target);
     case OpType::kDequantize:

@@ -1,5 +1,6 @@
 // Activation passes: clamp ranges instead of activation operators.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "compiler/passes/passes.h"
@@ -16,14 +17,18 @@ const char* activation_name(Activation activation) {
       return "RELU6";
     case Activation::kReluN1To1:
       return "RELU_N1_TO_1";
+    case Activation::kClip:
+      return "CLIP";
     case Activation::kNone:
       break;
   }
   return "NONE";
 }
 
-// TFLite's CalculateActivationRangeQuantized for int8. `op` (whose output
-// is `output`) is named when a bound does not fit an integer.
+// TFLite's CalculateActivationRangeQuantized for int8 (and ONNX's Clip
+// between `op`'s clip bounds, quantized the same way; an infinite bound
+// leaves that side open). `op` (whose output is `output`) is named when a
+// bound does not fit an integer.
 void activation_range(Activation activation, const Tensor& output, const Operation& op, int32_t* lo,
                       int32_t* hi) {
   const float scale = output.quant.scale();
@@ -53,6 +58,10 @@ void activation_range(Activation activation, const Tensor& output, const Operati
     case Activation::kReluN1To1:
       min = std::max(min, bound(-1.0f));
       max = std::min(max, bound(1.0f));
+      break;
+    case Activation::kClip:
+      if (std::isfinite(op.attrs.clip_min)) min = std::max(min, bound(op.attrs.clip_min));
+      if (std::isfinite(op.attrs.clip_max)) max = std::min(max, bound(op.attrs.clip_max));
       break;
   }
   *lo = min;

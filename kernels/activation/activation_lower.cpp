@@ -231,6 +231,54 @@ LoweredOp lower_hard_swish(const Graph& graph, const Operation& op, const Target
   return lower_with(op, operands, [&](int8_t x) { return activation::hard_swish_s8(x, params); });
 }
 
+namespace {
+
+// The real function of a LOOKUP_TABLE, in float as ONNX defines its
+// operators on float tensors.
+float unary_real(const Attributes& a, float x) {
+  switch (a.unary) {
+    case UnaryFunction::kIdentity:
+      return x;
+    case UnaryFunction::kRelu:
+      return std::max(x, 0.0f);
+    case UnaryFunction::kClip:
+      return std::min(std::max(x, a.clip_min), a.clip_max);
+    case UnaryFunction::kLeakyRelu:
+      return x < 0.0f ? a.alpha * x : x;
+    case UnaryFunction::kSigmoid:
+      return 1.0f / (1.0f + std::exp(-x));
+    case UnaryFunction::kHardSigmoid:
+      return std::max(0.0f, std::min(1.0f, a.alpha * x + a.beta));
+    case UnaryFunction::kHardSwish:
+      return x * std::max(0.0f, std::min(1.0f, x / 6.0f + 0.5f));
+    case UnaryFunction::kTanh:
+      return std::tanh(x);
+  }
+  return x;
+}
+
+}  // namespace
+
+// Dequantize, apply the real function, quantize as ONNX's QuantizeLinear
+// does (divide by the scale, round half to even, add the zero point,
+// saturate): the arithmetic of onnxruntime's QLinear lookup tables, in
+// every rounding mode, since no TFLite kernel defines these operators.
+LoweredOp lower_lookup_table(const Graph& graph, const Operation& op, const Target&) {
+  const UnaryOperands operands = unary_operands(graph, op);
+  const float input_scale = operands.input.quant.scale();
+  const int32_t input_zero_point = operands.input.quant.zero_point();
+  const float output_scale = operands.output.quant.scale();
+  const int32_t output_zero_point = operands.output.quant.zero_point();
+  return lower_with(op, operands, [&](int8_t x) {
+    const float real = static_cast<float>(x - input_zero_point) * input_scale;
+    const float y = std::nearbyint(unary_real(op.attrs, real) / output_scale) +
+                    static_cast<float>(output_zero_point);
+    // Saturated before the conversion, which is undefined outside int32.
+    if (std::isnan(y)) return output_zero_point;
+    return static_cast<int32_t>(std::clamp(y, -128.0f, 127.0f));
+  });
+}
+
 LoweredOp lower_requantize(const Graph& graph, const Operation& op, const Target& target) {
   const UnaryOperands operands = unary_operands(graph, op);
   const activation::RequantizeParams params = activation::prepare_requantize(

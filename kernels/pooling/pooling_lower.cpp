@@ -1,5 +1,6 @@
 // Lowering of AVERAGE_POOL_2D and MAX_POOL_2D: TFLite's SAME / VALID window
-// arithmetic, with the output size checked against the model's.
+// arithmetic (or ONNX's explicit padding), with the output size checked
+// against the model's.
 #include <cmath>
 
 #include "kernels/common/lower_helpers.h"
@@ -23,9 +24,6 @@ Pool2dParams pool_params(const Graph& graph, const Operation& op) {
   require(std::fabs(input.quant.scale() - output.quant.scale()) <= 1e-6f &&
               input.quant.zero_point() == output.quant.zero_point(),
           op, "input and output quantization must be equal (scales within 1e-6)");
-  // A PAD folded into the window would count padding cells in averages
-  // and maxima, which TFLite's pooling never does.
-  require(!op.attrs.explicit_padding, op, "explicit padding is not supported for pooling");
   Window2d window;
   window.filter_h = op.attrs.filter_h;
   window.filter_w = op.attrs.filter_w;
@@ -34,8 +32,11 @@ Pool2dParams pool_params(const Graph& graph, const Operation& op) {
   require(
       window.filter_h >= 1 && window.filter_w >= 1 && window.stride_h >= 1 && window.stride_w >= 1,
       op, "filter and stride must be positive");
-  const Padding2d padding =
-      compute_padding(op.attrs.padding, input.shape[1], input.shape[2], window);
+  // Explicit padding (ONNX's pads) skips the cells outside the input, as
+  // SAME does: ONNX's MaxPool never picks its padding, and its AveragePool
+  // (count_include_pad 0, the only kind imported) does not count it. No
+  // pass folds a PAD into a pool: that would count the padded cells.
+  const Padding2d padding = resolve_padding(op.attrs, input.shape[1], input.shape[2], window);
   require(padding.out_h > 0 && padding.out_w > 0, op, "the window does not fit the input");
   require(output.shape[0] == input.shape[0] && output.shape[3] == input.shape[3], op,
           "output batches and channels must equal the input's");

@@ -89,12 +89,19 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   window.filter_w = filter.shape[2];
   window.stride_h = op.attrs.stride_h;
   window.stride_w = op.attrs.stride_w;
-  const Padding2d padding =
-      compute_padding(op.attrs.padding, output.shape[1], output.shape[2], window);
-  // TFLite's rule degenerates when the output is smaller than the filter
-  // under VALID; no converter emits that, so refuse rather than guess.
-  require(padding.out_h > 0 && padding.out_w > 0, op,
-          "output smaller than the filter for VALID padding");
+  // TFLite's padding is computed as a convolution's over the output; ONNX's
+  // explicit pads (the importer's) are the amounts cut from the full
+  // transposed output's top and left.
+  Padding2d padding = compute_padding(op.attrs.padding, output.shape[1], output.shape[2], window);
+  if (op.attrs.explicit_padding) {
+    padding.top = op.attrs.pad_top;
+    padding.left = op.attrs.pad_left;
+  } else {
+    // TFLite's rule degenerates when the output is smaller than the filter
+    // under VALID; no converter emits that, so refuse rather than guess.
+    require(padding.out_h > 0 && padding.out_w > 0, op,
+            "output smaller than the filter for VALID padding");
+  }
 
   TransposeConvParams params{};
   params.batches = input.shape[0];

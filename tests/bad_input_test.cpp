@@ -16,6 +16,7 @@
 #include <set>
 
 #include "compiler/compile.h"
+#include "compiler/import/tflite_importer.h"
 #include "kernels/common/validate.h"
 #include "support/subprocess.h"
 #include "support/test_support.h"
@@ -373,7 +374,7 @@ TEST_F(BadInput, UnsupportedOperatorIsNamedWithTheSupportedList) {
   });
   const std::string error = compile_error(split);
   EXPECT_TRUE(contains(error, "operator 0 is SPLIT")) << error;
-  EXPECT_TRUE(contains(error, "supported operators: " + supported_op_names())) << error;
+  EXPECT_TRUE(contains(error, "supported operators: " + supported_tflite_op_names())) << error;
   std::string out;
   expect_clean_failure(cli_compile(split, &out), out,
                        {"operator 0 is SPLIT", "FULLY_CONNECTED", "CONV_2D", "SOFTMAX"}, "SPLIT");

@@ -41,7 +41,7 @@ struct Constant {
 
 // The largest constant the importer decodes (weights of a model for a
 // microcontroller are far below it).
-constexpr int64_t kMaxConstantElements = int64_t{1} << 26;
+constexpr int64_t kMaxConstantElements = int64_t{1} << 24;
 
 // Decodes `proto`; throws CompileError naming `where` on a type the
 // importer does not read, external data, or data that disagrees with the

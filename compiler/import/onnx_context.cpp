@@ -382,11 +382,19 @@ int32_t Importer::emit_result(const Node& node, OpType type, std::vector<int32_t
 int32_t Importer::requantized(const Node& node, int32_t tensor, const QuantParams& quant) {
   const Tensor& t = graph_.tensors[static_cast<size_t>(tensor)];
   if (from_ir_quant(t.quant).same_reading(quant)) return tensor;
+  const float scale = quant.scale();
+  uint32_t scale_bits;
+  std::memcpy(&scale_bits, &scale, sizeof(scale_bits));
+  const std::string key = std::to_string(tensor) + "|" + std::to_string(scale_bits) + "|" +
+                          std::to_string(quant.zero_point());
+  if (requantized_copies_.count(key)) return requantized_copies_[key];
   OutputSpec out;
   out.name = t.name + ":requantized";
   out.quant = quant;
   const std::vector<int32_t> shape = t.shape;
-  return emit_lookup_table(node, tensor, shape, out, Attributes{});
+  const int32_t copy = emit_lookup_table(node, tensor, shape, out, Attributes{});
+  requantized_copies_[key] = copy;
+  return copy;
 }
 
 // ---- layouts ----

@@ -114,7 +114,8 @@ class Importer {
   bool nhwc_io_;
   Graph graph_;
   std::map<std::string, Value> values_;
-  std::map<std::string, int32_t> layout_copies_;  // "tensor|layout" -> IR tensor
+  std::map<std::string, int32_t> layout_copies_;       // "tensor|layout" -> IR tensor
+  std::map<std::string, int32_t> requantized_copies_;  // "tensor|scale|zero point" -> IR tensor
 };
 
 // The quantization of an IR tensor in the IR's terms.

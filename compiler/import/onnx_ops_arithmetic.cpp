@@ -206,7 +206,10 @@ void emit_softmax(Importer& im, const Node& node, const std::vector<Operand>& in
                   const OutputSpec& out) {
   const Value& x = activation_of_operand(node, in.at(0));
   const size_t rank = x.shape.size();
-  const int32_t axis = resolve_axis(node, node.attr_int("axis", node.opset >= 13 ? -1 : 1), rank);
+  // com.microsoft's QLinearSoftmax says which Softmax it is in an attribute.
+  const int64_t opset =
+      node.op_type() == "QLinearSoftmax" ? node.attr_int("opset", 13) : node.opset;
+  const int32_t axis = resolve_axis(node, node.attr_int("axis", opset >= 13 ? -1 : 1), rank);
   // TFLite's SOFTMAX writes scale 1/256, zero point -128 (uint8: 0); any
   // other output quantization is a requantization after it.
   QuantParams softmax_quant;
@@ -224,7 +227,7 @@ void emit_softmax(Importer& im, const Node& node, const std::vector<Operand>& in
   attrs.beta = 1.0f;
   int32_t result;
   Layout layout;
-  if (node.opset < 13 && axis != static_cast<int32_t>(rank) - 1) {
+  if (opset < 13 && axis != static_cast<int32_t>(rank) - 1) {
     // Before opset 13 Softmax works on the input flattened to 2-D at `axis`.
     layout = identity_layout(rank);
     const int32_t plain = im.tensor_in(node, x, layout);

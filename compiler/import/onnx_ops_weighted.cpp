@@ -29,20 +29,31 @@ Weights int8_weights(const Node& node, const Operand& w, int32_t channel_axis) {
   if (c.type != kInt8 && c.type != kUint8)
     fail(node, "weights '" + w.name + "' are " + element_type_name(c.type) +
                    "; tinyaot takes int8 or uint8 weights");
-  for (int32_t zp : w.quant.zero_points)
-    if (zp != 0)
-      fail(node, "weights '" + w.name + "' are asymmetric (zero point " +
-                     std::to_string(c.type == kUint8 ? zp + 128 : zp) +
-                     "); tinyaot's kernels take symmetric weights (int8 zero point 0, uint8 128)");
   if (w.quant.per_axis() && w.quant.axis != channel_axis)
     fail(node, "weights '" + w.name + "' are quantized along axis " + std::to_string(w.quant.axis) +
                    "; tinyaot takes per-channel weights along the " + "output channels (axis " +
                    std::to_string(channel_axis) + ")");
+  // The kernels take symmetric weights: an asymmetric tensor is taken as
+  // its values minus the zero point (exact) where those fit int8.
   Weights out;
   out.dims = c.dims;
   out.scales = w.quant.scales;
-  for (int64_t v : c.ints)
-    out.values.push_back(static_cast<int8_t>(c.type == kUint8 ? v - 128 : v));
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(std::max(w.quant.axis, 0)) + 1; d < c.dims.size(); ++d)
+    inner *= c.dims[d];
+  for (size_t i = 0; i < c.ints.size(); ++i) {
+    const int64_t slice = w.quant.per_axis() ? (static_cast<int64_t>(i) / inner) %
+                                                   c.dims[static_cast<size_t>(w.quant.axis)]
+                                             : 0;
+    const int32_t zp = w.quant.zero_points[static_cast<size_t>(slice)];
+    const int64_t v = (c.type == kUint8 ? c.ints[i] - 128 : c.ints[i]) - zp;
+    if (v < -128 || v > 127)
+      fail(node, "weights '" + w.name + "' are asymmetric (zero point " +
+                     std::to_string(c.type == kUint8 ? zp + 128 : zp) + ") and value " +
+                     std::to_string(c.ints[i]) + " minus it leaves int8; tinyaot's kernels " +
+                     "take symmetric int8 weights");
+    out.values.push_back(static_cast<int8_t>(v));
+  }
   return out;
 }
 

@@ -61,16 +61,6 @@ const std::map<tflite::BuiltinOperator, OpType>& op_map() {
   return map;
 }
 
-// "ADD, AVERAGE_POOL_2D, ...": the operators this importer takes, for errors.
-std::string supported_op_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : op_map()) names.push_back(op_type_name(entry.second));
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 // Inputs every operator of the type needs (optional ones such as a bias
 // come after these), so passes and lowerings may rely on them.
 size_t required_inputs(OpType type) {
@@ -335,6 +325,15 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
 
 }  // namespace
 
+std::string supported_tflite_op_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : op_map()) names.push_back(op_type_name(entry.second));
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 Graph import_tflite(const uint8_t* data, size_t bytes) {
   if (data == nullptr || bytes < 8)
     fail("model: file is empty or truncated (" + std::to_string(bytes) + " bytes)");
@@ -391,16 +390,17 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
                           static_cast<int32_t>(code->deprecated_builtin_code()));
     const auto builtin_op = static_cast<tflite::BuiltinOperator>(builtin);
     if (builtin_op == tflite::BuiltinOperator::CUSTOM) {
-      fail(where + " is the custom operator '" +
-           (code->custom_code() ? code->custom_code()->str() : "?") +
-           "', which tinyaot does not support; supported operators: " + supported_op_names());
+      fail(
+          where + " is the custom operator '" +
+          (code->custom_code() ? code->custom_code()->str() : "?") +
+          "', which tinyaot does not support; supported operators: " + supported_tflite_op_names());
     }
     const auto found = op_map().find(builtin_op);
     if (found == op_map().end()) {
       const char* name = tflite::EnumNameBuiltinOperator(builtin_op);
       fail(where + " is " +
            (name && *name ? std::string(name) : "builtin " + std::to_string(builtin)) +
-           ", which tinyaot does not support; supported operators: " + supported_op_names());
+           ", which tinyaot does not support; supported operators: " + supported_tflite_op_names());
     }
     Operation operation;
     operation.type = found->second;

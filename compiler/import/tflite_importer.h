@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -12,5 +13,9 @@ namespace tinyaot {
 
 // Throws CompileError (compiler/lower/lowering.h) on any problem.
 Graph import_tflite(const uint8_t* data, size_t bytes);
+
+// "ADD, AVERAGE_POOL_2D, ...": the TFLite operators the importer takes, as
+// its refusal of another one lists them.
+std::string supported_tflite_op_names();
 
 }  // namespace tinyaot

@@ -1,4 +1,5 @@
-// libFuzzer target: bytes as a .tflite model through the whole compiler.
+// libFuzzer target: bytes as a model (.tflite, or .onnx when they look like
+// a protobuf ModelProto) through the whole compiler.
 // A CompileError is the expected answer to a bad model; any other exception,
 // a crash or a sanitizer report is a bug. A model that compiles must give a
 // program the runtime loads (and runs, when its arena is modest).

@@ -22,7 +22,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # ---- build (re-running cmake on a configured tree only refreshes it) ----
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DTINYAOT_FUZZ=ON >/dev/null
-ninja -C "$build" fuzz_importer fuzz_loader tinyaot
+ninja -C "$build" fuzz_importer fuzz_loader tinyaot tinyaot_onnx_seed_models
 
 # ---- seeds: the shared models, and programs compiled from them now ----
 mkdir -p "$work/seeds/importer" "$work/seeds/loader"
@@ -34,9 +34,11 @@ if [ -d "$shared" ]; then
 else
   echo "run_fuzzers: $shared not found; fuzzing from the regression inputs only" >&2
 fi
-for model in "$work"/seeds/importer/*.tflite; do
+# ONNX: one small model per pattern the ONNX importer recognizes.
+"$build/tinyaot_onnx_seed_models" "$work/seeds/importer"
+for model in "$work"/seeds/importer/*.tflite "$work"/seeds/importer/*.onnx; do
   [ -e "$model" ] || continue
-  stem=$(basename "$model" .tflite)
+  stem=$(basename "$model"); stem=${stem%.*}
   for variant in "cortex-m4" "cortex-m0 --strip" "cortex-m55 --rounding single"; do
     read -r core flags <<<"$variant"
     seed="$work/seeds/loader/$stem-$core${flags//[ -]/_}.tao"

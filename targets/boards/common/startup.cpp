@@ -50,16 +50,14 @@ constexpr uint32_t kStackPattern = 0x5ac5a5c3;  // STACK_PAINT in startup.S
 volatile uint32_t& reg(uint32_t address) { return *reinterpret_cast<volatile uint32_t*>(address); }
 
 constexpr uint32_t kCpuid = 0xe000ed00;
+#if defined(TINYAOT_HAS_FAULT_STATUS)
 constexpr uint32_t kCcr = 0xe000ed14;
 constexpr uint32_t kShcsr = 0xe000ed24;
 constexpr uint32_t kCfsr = 0xe000ed28;
 constexpr uint32_t kHfsr = 0xe000ed2c;
 constexpr uint32_t kMmfar = 0xe000ed34;
 constexpr uint32_t kBfar = 0xe000ed38;
-constexpr uint32_t kMpuCtrl = 0xe000ed94;
-constexpr uint32_t kMpuRnr = 0xe000ed98;
-constexpr uint32_t kMpuRbar = 0xe000ed9c;
-constexpr uint32_t kMpuRasr = 0xe000eda0;
+#endif
 
 int32_t g_console = -1;
 
@@ -86,6 +84,8 @@ void check_cpu() {
 // the map stays the default one (PRIVDEFENA).
 void guard_stack() {
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+  constexpr uint32_t kMpuCtrl = 0xe000ed94, kMpuRnr = 0xe000ed98, kMpuRbar = 0xe000ed9c,
+                     kMpuRasr = 0xe000eda0;
   const uint32_t guard = reinterpret_cast<uintptr_t>(__stack_guard_start);
   const uint32_t bytes = reinterpret_cast<uintptr_t>(__stack_limit) - guard;
   if (bytes < 32 || (bytes & (bytes - 1)) != 0 || guard % bytes != 0) return;

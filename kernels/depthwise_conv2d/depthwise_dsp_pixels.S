@@ -105,7 +105,9 @@ tinyaot_depthwise_dsp_pixels_\rows\()x\cols\()_\rounding:
   .endif
     ROW \cols, 0
     ROW \cols, 1
-    /* The next pixel's input: from this window's last row. */
+    /* Past the window only the sums (r0-r3) and the input pointer stay
+     * live; the other registers take the roles below, by number. The next
+     * pixel's input: from this window's last row. */
     ldr lr, [sp, #FRAME_CHANNELS]
     ldr r4, [lr, #(TINYAOT_DW_PIXELS_X_ADVANCE - TINYAOT_DW_PIXELS_CHANNELS)]
     add r5, r5, r4

@@ -27,10 +27,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The independent oracle (tfjs-tflite), pinned by tests/oracle/package-lock.json.
+# The independent oracles (tfjs-tflite, onnxruntime-web), pinned by
+# tests/oracle/package-lock.json.
 if [ ! -f tests/oracle/node_modules/.package-lock.json ] ||
    ! cmp -s tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json; then
-  echo "setup: installing the tfjs-tflite oracle (npm ci)"
+  echo "setup: installing the tfjs-tflite and onnxruntime-web oracles (npm ci)"
   npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error
   cp tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json
 fi

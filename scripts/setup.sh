@@ -8,6 +8,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build clang clang-format libclang-rt-dev
   libgtest-dev libgmock-dev flatbuffers-compiler libflatbuffers-dev
   libcli11-dev nlohmann-json3-dev python3
+  python3-onnx python3-numpy  # tests/onnx_ops builds single-operator ONNX graphs (not torch)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
   arduino-builder  # the Arduino IDE 1.8 sketch builder: tests/export/arduino builds an export with it
 )

@@ -12,8 +12,9 @@ qop: QOperator), integer type and weight granularity:
   unfused  share equal to onnxruntime itself with graph optimizations disabled (the QDQ
            graph as written, every operator in float32).
 
-Exit status 1 when a formula claimed exact disagrees with onnxruntime or a case fails.
-Needs python3-onnx and python3-numpy (Debian) and the oracle (npm ci --prefix tests/oracle).
+Exit status 1 when a formula claimed exact disagrees with onnxruntime or a case fails;
+77 (skip) without python3-onnx and python3-numpy (Debian packages; Debian's python3 is
+/usr/bin/python3) or without the oracle (npm ci --prefix tests/oracle).
 
   /usr/bin/python3 tests/onnx_ops/characterize.py [--count 4] [--seed 1] [--only Conv Add]
 """
@@ -26,16 +27,24 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+ORACLE = os.path.join(os.path.dirname(HERE), "oracle", "ort_oracle.js")
+SKIP = 77
 
+try:
+    import numpy as np
+    import onnx  # noqa: F401  (cases.py builds the graphs with it)
+except ImportError as missing:
+    print(f"characterize: SKIP: {missing} (apt-get install python3-onnx python3-numpy; run /usr/bin/python3)")
+    sys.exit(SKIP)
+if not os.path.isdir(os.path.join(os.path.dirname(HERE), "oracle", "node_modules", "onnxruntime-web")):
+    print("characterize: SKIP: onnxruntime-web is not installed (npm ci --prefix tests/oracle)")
+    sys.exit(SKIP)
+
+sys.path.insert(0, HERE)
 import cases as C  # noqa: E402
 import float_ops as F  # noqa: E402
 import ort_arithmetic as A  # noqa: E402
-
-ORACLE = os.path.join(os.path.dirname(HERE), "oracle", "ort_oracle.js")
 BOOKKEEPING = {"QuantizeLinear", "DequantizeLinear", "Transpose"}
 
 

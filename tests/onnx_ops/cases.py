@@ -10,14 +10,16 @@ import os
 
 import numpy as np
 import onnx
+from onnx import TensorProto, helper
 
 import float_ops as F
 from graph_builder import MS_DOMAIN, GraphBuilder
 
 
 class Case:
-    def __init__(self, name, op, form, dtype, weights, model, feeds, ideal, out, parts):
-        self.name, self.op, self.form, self.dtype, self.weights = name, op, form, dtype, weights
+    def __init__(self, name, variant, model, feeds, ideal, out, parts):
+        self.name = name
+        self.op, self.form, self.dtype, self.weights, self.scales = variant
         self.model, self.feeds, self.ideal, self.out, self.parts = model, feeds, ideal, out, parts
 
 
@@ -333,8 +335,6 @@ def resize_nearest(b, rng, _):
 
 def quantize_linear(b, rng, per_channel):
     """float32 graph input -> QuantizeLinear -> integers (QOperator form only)."""
-    from onnx import TensorProto, helper
-
     shape = _image(rng)
     scale = np.array([b.activation_scale() for _ in range(shape[1])], np.float32) if per_channel else b.activation_scale()
     zero_point = (np.array([b.activation_zero_point() for _ in range(shape[1])], b.np_type) if per_channel
@@ -356,19 +356,11 @@ def quantize_linear(b, rng, per_channel):
 
 
 def dequantize_linear(b, rng, per_channel):
-    from onnx import TensorProto, helper
-
-    shape = _image(rng)
-    x = b.activation("x", shape)
-    if per_channel:
-        x.scale = np.array([b.activation_scale() for _ in range(shape[1])], np.float32)
-        x.zero_point = np.array([b.activation_zero_point() for _ in range(shape[1])], b.np_type)
-        x.axis = 1
-        b.initializers = [i for i in b.initializers if i.name not in (x.scale_name, x.zero_point_name)]
-        b._quantization_constants(x)
+    """integers -> DequantizeLinear -> float32 graph output (QOperator form only)."""
+    x = b.activation("x", _image(rng), axis=1 if per_channel else None)
     attrs = {"axis": 1} if per_channel else {}
     b.node("DequantizeLinear", [x.name, x.scale_name, x.zero_point_name], ["y"], **attrs)
-    b.outputs.append(helper.make_tensor_value_info("y", TensorProto.FLOAT, shape))
+    b.outputs.append(helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x.values.shape)))
     return x.dequantized(), None, dict(kind="dequantize", x=x, attrs=attrs)
 
 
@@ -430,9 +422,7 @@ def build(op, form, dtype, weights, scales, seed):
     builder = GraphBuilder(rng, form, dtype, opset, ties=scales == "ties")
     ideal, out, parts = builder_fn(builder, rng, weights == "per_channel")
     name = "-".join([op, form, dtype] + ([weights] if weights else []) + [scales, str(seed)])
-    case = Case(name, op, form, dtype, weights, builder.model(), builder.feeds, ideal, out, parts)
-    case.scales = scales
-    return case
+    return Case(name, (op, form, dtype, weights, scales), builder.model(), builder.feeds, ideal, out, parts)
 
 
 def generate(seed, count, only=None):

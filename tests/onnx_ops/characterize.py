@@ -76,8 +76,9 @@ def ideal_integers(case):
     low, high = A._range(case.dtype)
     if case.parts["kind"] == "quantize":
         p = case.parts
-        scale = np.asarray(p["scale"], np.float64).reshape(p["attrs"] and (1, -1, 1, 1) or ())
-        zero_point = np.asarray(p["zero_point"], np.int64).reshape(p["attrs"] and (1, -1, 1, 1) or ())
+        shape = (1, -1, 1, 1) if "axis" in p["attrs"] else ()
+        scale = np.asarray(p["scale"], np.float64).reshape(shape)
+        zero_point = np.asarray(p["zero_point"], np.int64).reshape(shape)
     else:
         scale, zero_point = float(np.float32(case.out.scale)), int(case.out.zero_point)
     return np.clip(np.rint(case.ideal / scale) + zero_point, low, high).astype(np.int64)

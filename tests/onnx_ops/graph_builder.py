@@ -38,14 +38,15 @@ class Quantized:
         self.scale_name, self.zero_point_name = f"{name}_scale", f"{name}_zero_point"
         self.float_name = None
 
-    def dequantized(self):
-        """Exact real values (float64) the integers stand for."""
+    def dequantized(self, dtype=np.float64):
+        """The real values the integers stand for: exact in float64; in float32, as
+        DequantizeLinear computes them (one rounding)."""
         shape = [1] * self.values.ndim
         if self.axis is not None:
             shape[self.axis] = -1
-        scale = np.asarray(self.scale, np.float64).reshape(shape if np.ndim(self.scale) else [])
-        zero_point = np.asarray(self.zero_point, np.float64).reshape(shape if np.ndim(self.zero_point) else [])
-        return (self.values.astype(np.float64) - zero_point) * scale
+        scale = np.asarray(self.scale, dtype).reshape(shape if np.ndim(self.scale) else [])
+        zero_point = np.asarray(self.zero_point, np.int64).reshape(shape if np.ndim(self.zero_point) else [])
+        return ((self.values.astype(np.int64) - zero_point).astype(dtype) * scale).astype(dtype)
 
 
 class GraphBuilder:
@@ -84,17 +85,22 @@ class GraphBuilder:
     def activation_zero_point(self):
         return self.np_type(self.rng.integers(self.qmin + 32, self.qmax - 31))
 
-    def activation(self, name, shape, scale=None, zero_point=None):
-        """A graph input of the integer type, random values over the whole range."""
+    def activation(self, name, shape, scale=None, zero_point=None, axis=None):
+        """A graph input of the integer type, random values over the whole range; per
+        channel along `axis` when given."""
         values = self.rng.integers(self.qmin, self.qmax + 1, size=shape).astype(self.np_type)
+        if axis is not None:
+            scale = np.array([self.activation_scale() for _ in range(shape[axis])], np.float32)
+            zero_point = np.array([self.activation_zero_point() for _ in range(shape[axis])], self.np_type)
         q = Quantized(name, values, self.activation_scale() if scale is None else scale,
-                      self.activation_zero_point() if zero_point is None else zero_point)
+                      self.activation_zero_point() if zero_point is None else zero_point, axis)
         self._quantization_constants(q)
         if self.form == "qdq":
-            real = ((values.astype(np.float32) - np.float32(q.zero_point)) * np.float32(q.scale)).astype(np.float32)
+            real = q.dequantized(np.float32)
             self.inputs.append(helper.make_tensor_value_info(f"{name}_float", TensorProto.FLOAT, list(shape)))
             self.feeds.append(real)
-            self.node("QuantizeLinear", [f"{name}_float", q.scale_name, q.zero_point_name], [name])
+            attrs = {"axis": axis} if axis is not None else {}
+            self.node("QuantizeLinear", [f"{name}_float", q.scale_name, q.zero_point_name], [name], **attrs)
         else:
             self.inputs.append(helper.make_tensor_value_info(name, self.onnx_type, list(shape)))
             self.feeds.append(values)

@@ -31,12 +31,7 @@ def quantize_linear(real, scale, zero_point, dtype):
 
 def dequantize_linear(q):
     """DequantizeLinear: f32(int32(x - zp)) * f32(scale), one float32 multiply."""
-    shape = [1] * q.values.ndim
-    if q.axis is not None:
-        shape[q.axis] = -1
-    zero_point = np.asarray(q.zero_point, np.int64).reshape(shape if np.ndim(q.zero_point) else [])
-    scale = np.asarray(q.scale, f32).reshape(shape if np.ndim(q.scale) else [])
-    return ((q.values.astype(np.int64) - zero_point).astype(f32) * scale).astype(f32)
+    return q.dequantized(f32)
 
 
 def requantize(accumulator, multiplier, zero_point, dtype):

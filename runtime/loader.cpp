@@ -1,7 +1,7 @@
 // The loader: every claim a program makes is checked here, before anything
 // runs, so that a program that loads cannot make a kernel touch memory
-// outside its operands, write over bytes it still reads, or read a word
-// off its boundary (docs/architecture.md).
+// outside its operands, write over bytes it still reads, read a word off
+// its boundary, or form an index past its type (docs/architecture.md).
 #include <string.h>
 
 #include "tinyaot/config.h"

@@ -49,10 +49,12 @@ struct OperandView {
 // sizes, and the values of those that are constants (per-channel shifts,
 // say). The loader calls it once for every operation before anything runs:
 // a program that passes cannot make the kernel read or write outside its
-// operands, nor hand it a value it cannot handle, so kernels never re-check
-// per call. Must reject any parameter or constant value the kernel cannot
-// handle, and any operand the kernel needs constant that is not. Where
-// operands lie (overlap, alignment) the loader checks from the
+// operands, nor hand it a value it cannot handle, nor make it form an
+// index that overflows its type (every product and sum of parameters any
+// variant of the family computes, DSP and MVE ones included), so kernels
+// never re-check per call. Must reject any parameter or constant value the
+// kernel cannot handle, and any operand the kernel needs constant that is
+// not. Where operands lie (overlap, alignment) the loader checks from the
 // descriptor's masks below.
 using KernelValidateFn = Status (*)(const void* params, const OperandView* inputs,
                                     uint32_t num_inputs, const OperandView* outputs,

@@ -215,7 +215,8 @@ void report(const Case& c, const char* kind, bool loading, const GuardedRun& run
     what.text("still running after ").dec(g_options.budget).text(" budget periods");
   } else {
     const FaultReport& f = run.fault;
-    what.text(exception_name(f.exception));
+    what.text(f.trap ? "trap (undefined behaviour under the sanitizer)"
+                     : exception_name(f.exception));
     if (f.frame_read) what.text(" pc=").hex(f.pc).text(" lr=").hex(f.lr);
     what.text(" cfsr=").hex(f.cfsr).text(" hfsr=").hex(f.hfsr);
     what.text(" mmfar=").hex(f.mmfar).text(" bfar=").hex(f.bfar);

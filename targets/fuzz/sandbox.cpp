@@ -41,6 +41,7 @@ constexpr uint32_t kExceptionSysTick = 15;
 // CFSR bits saying the exception frame was not (fully) stacked: MSTKERR,
 // STKERR, and v8-M's STKOF (the stack limit stopped the stacking).
 constexpr uint32_t kStackingFaults = (1u << 4) | (1u << 12) | (1u << 20);
+constexpr uint32_t kUndefinedInstruction = 1u << 16;  // CFSR.UNDEFINSTR
 
 // MPU region numbers (v7-M boards keep their stack guard in the highest).
 enum Region : uint32_t { kCode, kStatics, kOwnBlock, kReadOnly, kReadWrite, kRegionsUsed };
@@ -65,6 +66,15 @@ void stop_timer() {
   reg(kIcsr) = 1u << 25;  // PENDSTCLR
 }
 
+// UDF #imm8 (T1 encoding, 0xdeXX): GCC's __builtin_trap is udf #255,
+// clang's udf #254. Read only inside the firmware's code.
+bool is_trap_instruction(uint32_t pc) {
+  const auto begin = reinterpret_cast<uintptr_t>(__vectors_start);
+  const auto end = reinterpret_cast<uintptr_t>(__data_load);
+  if (pc < begin || pc + 2 > end || pc % 2 != 0) return false;
+  return (*reinterpret_cast<const uint16_t*>(pc) & 0xff00u) == 0xde00u;
+}
+
 bool frame_readable(const uint32_t* frame) {
   const auto at = reinterpret_cast<uintptr_t>(frame);
   return at >= g_own_block.begin && at + 32 <= g_stack_top && at % 4 == 0;
@@ -80,6 +90,8 @@ uint32_t record_fault(uint32_t exception, const uint32_t* frame) {
   g_fault.frame_read = (cfsr & kStackingFaults) == 0 && frame_readable(frame);
   g_fault.pc = g_fault.frame_read ? frame[6] : 0;
   g_fault.lr = g_fault.frame_read ? frame[5] : 0;
+  g_fault.trap =
+      g_fault.frame_read && (cfsr & kUndefinedInstruction) != 0 && is_trap_instruction(g_fault.pc);
   reg(kCfsr) = cfsr;  // write-one-to-clear, ready for the next call
   reg(kHfsr) = g_fault.hfsr;
   return static_cast<uint32_t>(SandboxExit::kFault);

@@ -23,6 +23,9 @@ struct FaultReport {
   bool frame_read;     // pc and lr come from the stacked frame (not a stacking fault)
   uint32_t pc;
   uint32_t lr;
+  // The faulting instruction is a UDF, the trap compilers insert
+  // (__builtin_trap; -fsanitize-undefined-trap-on-error: undefined behaviour).
+  bool trap;
   uint32_t cfsr;
   uint32_t hfsr;
   uint32_t mmfar;

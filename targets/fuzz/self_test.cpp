@@ -44,6 +44,8 @@ uint32_t writes_firmware_statics(void*) {
   return 0;
 }
 
+uint32_t traps(void*) { __builtin_trap(); }
+
 uint32_t runs_forever(void*) {
   for (volatile uint32_t spin = 0;; spin = spin + 1) {
   }
@@ -59,7 +61,7 @@ uint32_t runs_forever(void*) {
 
 uint32_t overflows_its_stack(void*) { return recurse(0); }
 
-enum class Expect { kReturn, kFault, kFaultOrBreach, kTimeout };
+enum class Expect { kReturn, kFault, kFaultOrBreach, kTrap, kTimeout };
 
 struct Probe {
   const char* name;
@@ -75,6 +77,7 @@ constexpr Probe kProbes[] = {
     {"writes its read-only program", writes_its_program, Expect::kFault},
     {"writes the firmware's variables", writes_firmware_statics, Expect::kFault},
     {"overflows its stack", overflows_its_stack, Expect::kFault},
+    {"traps (as undefined behaviour does under the sanitizer)", traps, Expect::kTrap},
     {"runs forever", runs_forever, Expect::kTimeout},
     {"returns after all that", returns, Expect::kReturn},
 };
@@ -85,7 +88,9 @@ bool as_expected(const GuardedRun& run, Expect expect) {
     case Expect::kReturn:
       return run.exit == SandboxExit::kReturned && run.result == kReturnValue && !run.breached;
     case Expect::kFault:
-      return fault && !run.breached;
+      return fault && !run.fault.trap && !run.breached;
+    case Expect::kTrap:
+      return fault && run.fault.trap;
     case Expect::kFaultOrBreach:
       return fault || (run.exit == SandboxExit::kReturned && run.breached);
     case Expect::kTimeout:
@@ -96,6 +101,7 @@ bool as_expected(const GuardedRun& run, Expect expect) {
 
 const char* exit_name(const GuardedRun& run) {
   if (run.breached) return "guard zone written";
+  if (run.exit == SandboxExit::kFault && run.fault.trap) return "trap";
   switch (run.exit) {
     case SandboxExit::kReturned:
       return "returned";

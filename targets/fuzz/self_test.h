@@ -1,6 +1,6 @@
 // Proves the fuzzing firmware's net before it is trusted: sandboxed probes
 // that return, write past either end of the arena, read and write memory
-// they were not given, overflow their stack and never end, each of which
+// they were not given, overflow their stack, trap and never end, each of which
 // must be caught as what it is (`tinyaot-fuzz.elf -append --self-test`,
 // run before every fuzzing round by tests/fuzz/soak-on-core.sh).
 #pragma once

@@ -199,8 +199,8 @@ done
 while IFS= read -r line; do
   echo "$line"
   if [[ "$line" =~ \ pc=(0x[0-9a-f]+) ]]; then
-    arm-none-eabi-addr2line -f -i -C -e "$firmware" "${BASH_REMATCH[1]}" |
-      paste - - | sed 's/(anonymous namespace):://g; s/^\([^(]*\)([^\t]*\t/\1  /; s/^/    at /'
+    arm-none-eabi-addr2line -f -i -e "$firmware" "${BASH_REMATCH[1]}" | arm-none-eabi-c++filt -p |
+      paste - - | sed 's/(anonymous namespace):://g; s/\t/  /; s/^/    at /'
   fi
 done < <(cat "$out"/logs/batch-*.log | grep -E '^(tinyaot-fuzz-(fault|guard|timeout)|  )' || true)
 cat "$out"/logs/batch-*.log | awk -v core="$core" -v corpus="$corpus_size" -v seed="$seed" \

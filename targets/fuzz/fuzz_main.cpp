@@ -151,25 +151,6 @@ void make_case(uint64_t index, Case* c) {
   fix_up_program(g_layout.program, c->entry->bytes);
 }
 
-const char* exception_name(uint32_t number) {
-  switch (number) {
-    case 3:
-      return "HardFault";
-    case 4:
-      return "MemManage";
-    case 5:
-      return "BusFault";
-    case 6:
-      return "UsageFault";
-    case 7:
-      return "SecureFault";
-    case 11:
-      return "SVCall";
-    default:
-      return "exception";
-  }
-}
-
 // A failing program's story, and its bytes saved for replay. `kind` is
 // "fault", "guard" or "timeout"; `loading`: it happened in the loader.
 void report(const Case& c, const char* kind, bool loading, const GuardedRun& run) {
@@ -216,7 +197,7 @@ void report(const Case& c, const char* kind, bool loading, const GuardedRun& run
   } else {
     const FaultReport& f = run.fault;
     what.text(f.trap ? "trap (undefined behaviour under the sanitizer)"
-                     : exception_name(f.exception));
+                     : board::exception_name(f.exception));
     if (f.frame_read) what.text(" pc=").hex(f.pc).text(" lr=").hex(f.lr);
     what.text(" cfsr=").hex(f.cfsr).text(" hfsr=").hex(f.hfsr);
     what.text(" mmfar=").hex(f.mmfar).text(" bfar=").hex(f.bfar);

@@ -126,6 +126,8 @@ void enable_fault_reporting() {
   for (InitFunction* f = __init_array_start; f < __init_array_end; ++f) (*f)();
 }
 
+}  // namespace
+
 const char* exception_name(uint32_t number) {
   switch (number) {
     case 2:
@@ -152,8 +154,6 @@ const char* exception_name(uint32_t number) {
       return number >= 16 ? "IRQ" : "reserved exception";
   }
 }
-
-}  // namespace
 
 void print(const char* line) {
   if (g_console < 0) g_console = semihosting::open(":tt", semihosting::kModeWrite);

@@ -9,12 +9,13 @@ constexpr uint32_t kMpuType = 0xe000ed90;
 constexpr uint32_t kMpuCtrl = 0xe000ed94;
 constexpr uint32_t kMpuRnr = 0xe000ed98;
 constexpr uint32_t kMpuRbar = 0xe000ed9c;
-constexpr uint32_t kMpuRasr = 0xe000eda0;   // v7-M; RLAR on v8-M
-constexpr uint32_t kMpuMair0 = 0xe000edc0;  // v8-M
+constexpr uint32_t kMpuRasr = 0xe000eda0;  // v7-M; RLAR on v8-M
 
 void barrier() { asm volatile("dsb\n isb" ::: "memory"); }
 
 #if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+
+constexpr uint32_t kMpuMair0 = 0xe000edc0;
 
 // Attribute 0 of MAIR0: normal memory, non-cacheable (device memory, the
 // reset value 0, would fault on the unaligned accesses kernels make).

@@ -108,7 +108,8 @@ mkdir -p "$build"
   flock 9
   if [[ ! -f "$build/build.ninja" ]]; then
     cmake -S "$repo/targets" -B "$build" -G Ninja -DTINYAOT_CORE="cortex-$core" -DTINYAOT_OPT=2 \
-      -DTINYAOT_EXTRA_FLAGS="$flags" -DTINYAOT_RUNTIME_CHECKS=ON >"$build/configure.log" 2>&1 ||
+      -DTINYAOT_EXTRA_FLAGS="$flags" -DTINYAOT_RUNTIME_CHECKS=ON \
+      -DTINYAOT_WERROR="${TINYAOT_WERROR:-OFF}" >"$build/configure.log" 2>&1 ||
       { cat "$build/configure.log" >&2; exit 1; }
   fi
   ninja -C "$build" tinyaot-fuzz.elf >"$build/build-fuzz.log" 2>&1 ||

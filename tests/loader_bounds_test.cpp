@@ -47,79 +47,72 @@ namespace mg = tinyaot::modelgen;
 using BO = tflite::BuiltinOperator;
 using Bytes = std::vector<uint8_t>;
 
-template <typename T> tflite::BuiltinOptionsUnion options(T &&o) {
+template <typename T>
+tflite::BuiltinOptionsUnion options(T&& o) {
   tflite::BuiltinOptionsUnion u;
   u.Set(std::forward<T>(o));
   return u;
 }
 
-Bytes compile_for(const Bytes &model, Core core) {
+Bytes compile_for(const Bytes& model, Core core) {
   CompileOptions options;
   options.target.core = core;
   options.target.isa = core_isa(core);
   return compile_model(model.data(), model.size(), options).program;
 }
 
-std::string &log_lines() {
+std::string& log_lines() {
   static std::string lines;
   return lines;
 }
-void keep_line(const char *line) { log_lines() += std::string(line) + "\n"; }
+void keep_line(const char* line) { log_lines() += std::string(line) + "\n"; }
 
 // Loads a copy (16-byte aligned, as the loader wants), the log kept.
-Status load(const Bytes &bytes) {
+Status load(const Bytes& bytes) {
   log_lines().clear();
   set_log_hook(keep_line);
   std::vector<uint8_t> storage(bytes.size() + 16);
-  const auto at =
-      (reinterpret_cast<uintptr_t>(storage.data()) + 15) & ~uintptr_t{15};
-  auto *aligned = reinterpret_cast<uint8_t *>(at);
+  const auto at = (reinterpret_cast<uintptr_t>(storage.data()) + 15) & ~uintptr_t{15};
+  auto* aligned = reinterpret_cast<uint8_t*>(at);
   std::copy(bytes.begin(), bytes.end(), aligned);
   Program program;
-  const Status status =
-      load_program(aligned, static_cast<uint32_t>(bytes.size()), &program);
+  const Status status = load_program(aligned, static_cast<uint32_t>(bytes.size()), &program);
   set_log_hook(nullptr);
   return status;
 }
 
-bool contains(const std::string &text, const std::string &needle) {
+bool contains(const std::string& text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
 }
 
-std::string variant_of(const TaoEditor &e, uint32_t op) {
-  return e.kernel(e.op(op).kernel).name;
-}
+std::string variant_of(const TaoEditor& e, uint32_t op) { return e.kernel(e.op(op).kernel).name; }
 
-const char *name_of(KernelId id) {
-  return find_kernel(static_cast<uint32_t>(id))->name;
-}
+const char* name_of(KernelId id) { return find_kernel(static_cast<uint32_t>(id))->name; }
 
-size_t params_at(const TaoEditor &e, uint32_t op) {
+size_t params_at(const TaoEditor& e, uint32_t op) {
   return e.header().params_offset + e.op(op).params_offset;
 }
 
 template <typename Params>
-void edit_params(TaoEditor &e, uint32_t op,
-                 const std::function<void(Params &)> &change) {
+void edit_params(TaoEditor& e, uint32_t op, const std::function<void(Params&)>& change) {
   EXPECT_EQ(e.op(op).params_bytes, sizeof(Params));
   e.edit<Params>(params_at(e, op), change);
 }
 
-BufferRef operand(const TaoEditor &e, uint32_t op, uint32_t index) {
+BufferRef operand(const TaoEditor& e, uint32_t op, uint32_t index) {
   return e.get<BufferRef>(e.operand_at(e.op(op).first_operand + index));
 }
 
-void set_operand(TaoEditor &e, uint32_t op, uint32_t index,
-                 const BufferRef &ref) {
+void set_operand(TaoEditor& e, uint32_t op, uint32_t index, const BufferRef& ref) {
   ASSERT_LE(uint64_t{ref.offset} + ref.bytes, e.header().arena_bytes);
   e.set(e.operand_at(e.op(op).first_operand + index), ref);
 }
 
 // The operation's kernel table entry names `variant` instead, as a program
 // built for it would (its id, version, counts, fingerprint).
-void name_variant(TaoEditor &e, uint32_t op, KernelId id) {
-  const KernelDescriptor &d = *find_kernel(static_cast<uint32_t>(id));
-  e.edit<AbiEntry>(e.kernel_at(e.op(op).kernel), [&](AbiEntry &a) {
+void name_variant(TaoEditor& e, uint32_t op, KernelId id) {
+  const KernelDescriptor& d = *find_kernel(static_cast<uint32_t>(id));
+  e.edit<AbiEntry>(e.kernel_at(e.op(op).kernel), [&](AbiEntry& a) {
     a = AbiEntry{};
     std::snprintf(a.name, sizeof(a.name), "%s", d.name);
     a.kernel_id = static_cast<uint32_t>(id);
@@ -141,16 +134,13 @@ void name_variant(TaoEditor &e, uint32_t op, KernelId id) {
 Bytes depthwise_model() {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {1, 3, 64, 64}, 0.05f, 0);
-  const int32_t paddings =
-      b.add_int32_constant("paddings", {4, 2}, {0, 0, 0, 2, 0, 0, 0, 0});
+  const int32_t paddings = b.add_int32_constant("paddings", {4, 2}, {0, 0, 0, 2, 0, 0, 0, 0});
   const int32_t padded = b.add_int8("padded", {1, 5, 64, 64}, 0.05f, 0);
-  b.add_operator(BO::PAD, 1, {x, paddings}, {padded},
-                 options(tflite::PadOptionsT()));
+  b.add_operator(BO::PAD, 1, {x, paddings}, {padded}, options(tflite::PadOptionsT()));
   mg::Window window;
   window.stride_h = 2;
   window.padding = mg::Padding::VALID;
-  const int32_t y = mg::depthwise_conv2d(b, "dw", padded,
-                                         mg::patterned_weights({1, 3, 3, 64}),
+  const int32_t y = mg::depthwise_conv2d(b, "dw", padded, mg::patterned_weights({1, 3, 3, 64}),
                                          std::nullopt, window, {0.1f, 0});
   b.set_inputs({x});
   b.set_outputs({y});
@@ -161,9 +151,8 @@ Bytes depthwise_model() {
 Bytes pointwise_model() {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {1, 1, 4, 16}, 0.05f, 0);
-  const int32_t y =
-      mg::conv2d(b, "conv", x, mg::patterned_weights({8, 1, 1, 16}),
-                 std::nullopt, mg::Window{}, {0.1f, 0});
+  const int32_t y = mg::conv2d(b, "conv", x, mg::patterned_weights({8, 1, 1, 16}), std::nullopt,
+                               mg::Window{}, {0.1f, 0});
   b.set_inputs({x});
   b.set_outputs({y});
   return b.finish();
@@ -173,9 +162,8 @@ Bytes pointwise_model() {
 Bytes fully_connected_model() {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {4, 16}, 0.05f, 0);
-  const int32_t y = mg::fully_connected(
-      b, "fc", x, mg::patterned_weights({4, 16}), std::nullopt,
-      mg::ActivationFunctionType::NONE, false, {0.1f, 0});
+  const int32_t y = mg::fully_connected(b, "fc", x, mg::patterned_weights({4, 16}), std::nullopt,
+                                        mg::ActivationFunctionType::NONE, false, {0.1f, 0});
   b.set_inputs({x});
   b.set_outputs({y});
   return b.finish();
@@ -186,9 +174,8 @@ Bytes fully_connected_model() {
 Bytes batch_matmul_model(int32_t rows) {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("lhs", {1, 2, rows}, 0.05f, 0);
-  const int32_t y =
-      b.add_int8_constant("rhs", {2, 4}, {1, -2, 3, -4, 5, -6, 7, -8},
-                          mg::Quant::per_tensor(0.05f, 0));
+  const int32_t y = b.add_int8_constant("rhs", {2, 4}, {1, -2, 3, -4, 5, -6, 7, -8},
+                                        mg::Quant::per_tensor(0.05f, 0));
   const int32_t o = b.add_int8("out", {1, rows, 4}, 0.1f, 0);
   tflite::BatchMatMulOptionsT opts;
   opts.adj_x = true;
@@ -242,15 +229,13 @@ Bytes max_pool_model() {
 Bytes transpose_conv_model() {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {1, 2, 2, 4}, 0.05f, 0);
-  const int32_t filter =
-      mg::add_weights(b, "weights", mg::patterned_weights({4, 3, 3, 4}), 0);
+  const int32_t filter = mg::add_weights(b, "weights", mg::patterned_weights({4, 3, 3, 4}), 0);
   const int32_t shape = b.add_int32_constant("output_shape", {4}, {1, 5, 5, 4});
   const int32_t y = b.add_int8("y", {1, 5, 5, 4}, 0.1f, 0);
   tflite::TransposeConvOptionsT o;
   o.padding = mg::Padding::VALID;
   o.stride_h = o.stride_w = 2;
-  b.add_operator(BO::TRANSPOSE_CONV, 3, {shape, filter, x}, {y},
-                 options(std::move(o)));
+  b.add_operator(BO::TRANSPOSE_CONV, 3, {shape, filter, x}, {y}, options(std::move(o)));
   b.set_inputs({x});
   b.set_outputs({y});
   return b.finish();
@@ -261,9 +246,8 @@ Bytes transpose_conv_model() {
 Bytes same_size_depthwise_model() {
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {1, 4, 4, 8}, 0.05f, 0);
-  const int32_t y =
-      mg::depthwise_conv2d(b, "dw", x, mg::patterned_weights({1, 3, 3, 8}),
-                           std::nullopt, mg::Window{}, {0.1f, 0});
+  const int32_t y = mg::depthwise_conv2d(b, "dw", x, mg::patterned_weights({1, 3, 3, 8}),
+                                         std::nullopt, mg::Window{}, {0.1f, 0});
   b.set_inputs({x});
   b.set_outputs({y});
   return b.finish();
@@ -283,56 +267,55 @@ Bytes quantize_model() {
 // ----------------------------------------------------- the regressions
 
 struct Regression {
-  const char *name; // its file in tests/fuzz/regressions/loader/
+  const char* name;  // its file in tests/fuzz/regressions/loader/
   Core core;
   std::function<Bytes()> model;
-  uint32_t op;       // the operation edited
-  KernelId compiled; // its variant as compiled
+  uint32_t op;        // the operation edited
+  KernelId compiled;  // its variant as compiled
   // The edit; the operation's variant afterwards is `refused_by`.
-  std::function<void(TaoEditor &, uint32_t op)> edit;
+  std::function<void(TaoEditor&, uint32_t op)> edit;
   KernelId refused_by;
   Status expected;
-  const char *log_needle;
+  const char* log_needle;
 };
 
-const char *const kParamsLine = "parameters or constants out of range";
+const char* const kParamsLine = "parameters or constants out of range";
 
 std::vector<Regression> regressions() {
   return {
       // Issue 17's case: the DSP variant steps between output rows by
       // stride_h * input_w * depth = 2^20 * 64 * 64 = 2^32.
-      {"depthwise-dsp-stride-row-step-overflow", Core::kCortexM4,
-       depthwise_model, 0, KernelId::depthwise_conv2d_s8_dsp,
-       [](TaoEditor &e, uint32_t op) {
-         edit_params<DepthwiseConv2dParams>(
-             e, op, [](DepthwiseConv2dParams &p) { p.stride_h = 1 << 20; });
+      {"depthwise-dsp-stride-row-step-overflow", Core::kCortexM4, depthwise_model, 0,
+       KernelId::depthwise_conv2d_s8_dsp,
+       [](TaoEditor& e, uint32_t op) {
+         edit_params<DepthwiseConv2dParams>(e, op,
+                                            [](DepthwiseConv2dParams& p) { p.stride_h = 1 << 20; });
        },
        KernelId::depthwise_conv2d_s8_dsp, Status::kBadParams, kParamsLine},
       // The same on M55: the MVE variant's window_origin, (2^20 * 64) * 64.
-      {"depthwise-mve-window-origin-overflow", Core::kCortexM55,
-       depthwise_model, 0, KernelId::depthwise_conv2d_s8_mve,
-       [](TaoEditor &e, uint32_t op) {
-         edit_params<DepthwiseConv2dParams>(
-             e, op, [](DepthwiseConv2dParams &p) { p.stride_h = 1 << 20; });
+      {"depthwise-mve-window-origin-overflow", Core::kCortexM55, depthwise_model, 0,
+       KernelId::depthwise_conv2d_s8_mve,
+       [](TaoEditor& e, uint32_t op) {
+         edit_params<DepthwiseConv2dParams>(e, op,
+                                            [](DepthwiseConv2dParams& p) { p.stride_h = 1 << 20; });
        },
        KernelId::depthwise_conv2d_s8_mve, Status::kBadParams, kParamsLine},
       // CONV_2D's: the pointwise MVE variant's row step, stride_h * input_w
       // * depth = 2^30 * 4 * 16, over one output row (no window reads it).
-      {"conv2d-1x1-mve-stride-row-step-overflow", Core::kCortexM55,
-       pointwise_model, 0, KernelId::conv2d_s8_1x1_mve,
-       [](TaoEditor &e, uint32_t op) {
-         edit_params<Conv2dParams>(
-             e, op, [](Conv2dParams &p) { p.stride_h = 1 << 30; });
+      {"conv2d-1x1-mve-stride-row-step-overflow", Core::kCortexM55, pointwise_model, 0,
+       KernelId::conv2d_s8_1x1_mve,
+       [](TaoEditor& e, uint32_t op) {
+         edit_params<Conv2dParams>(e, op, [](Conv2dParams& p) { p.stride_h = 1 << 30; });
        },
        KernelId::conv2d_s8_1x1_mve, Status::kBadParams, kParamsLine},
       // FULLY_CONNECTED's: batches * input_depth and output_depth *
       // input_depth, 4 * (2^30 + 16), which wrap in 32 bits to the operands'
       // true 64 bytes.
-      {"fully-connected-dsp-depth-product-wraps", Core::kCortexM4,
-       fully_connected_model, 0, KernelId::fully_connected_s8_dsp,
-       [](TaoEditor &e, uint32_t op) {
+      {"fully-connected-dsp-depth-product-wraps", Core::kCortexM4, fully_connected_model, 0,
+       KernelId::fully_connected_s8_dsp,
+       [](TaoEditor& e, uint32_t op) {
          edit_params<FullyConnectedParams>(
-             e, op, [](FullyConnectedParams &p) { p.input_depth += 1 << 30; });
+             e, op, [](FullyConnectedParams& p) { p.input_depth += 1 << 30; });
        },
        KernelId::fully_connected_s8_dsp, Status::kBadParams, kParamsLine},
       // BATCH_MATMUL's: the MVE variant gathers a depth-major operand by
@@ -341,48 +324,42 @@ std::vector<Regression> regressions() {
       {"batch-matmul-mve-gather-offset-overflow", Core::kCortexM55,
        [] { return batch_matmul_model(kBatchMatmulMaxGatherStep + 1); }, 0,
        KernelId::batch_matmul_s8_ref,
-       [](TaoEditor &e, uint32_t op) {
-         e.edit<OpRecord>(e.op_at(op), [](OpRecord &o) { o.scratch = {}; });
+       [](TaoEditor& e, uint32_t op) {
+         e.edit<OpRecord>(e.op_at(op), [](OpRecord& o) { o.scratch = {}; });
          name_variant(e, op, KernelId::batch_matmul_s8_mve);
        },
        KernelId::batch_matmul_s8_mve, Status::kBadParams, kParamsLine},
       // SOFTMAX's: the MVE variant's Q12 sum of a row wraps past 8,191
       // values (the compiler picks the reference for 8,192).
       {"softmax-mve-row-past-8191", Core::kCortexM55,
-       [] { return softmax_model(kSoftmaxMveMaxDepth + 1); }, 0,
-       KernelId::softmax_s8_ref,
-       [](TaoEditor &e, uint32_t op) {
-         name_variant(e, op, KernelId::softmax_s8_mve);
-       },
+       [] { return softmax_model(kSoftmaxMveMaxDepth + 1); }, 0, KernelId::softmax_s8_ref,
+       [](TaoEditor& e, uint32_t op) { name_variant(e, op, KernelId::softmax_s8_mve); },
        KernelId::softmax_s8_mve, Status::kBadParams, kParamsLine},
       // The element-wise family's: a broadcast stride times its extent,
       // INT32_MAX * (2 - 1) plus the rest of the walk (y = t + z, whose
       // rows z is broadcast down).
-      {"add-mve-broadcast-span-overflow", Core::kCortexM55, add_model, 1,
-       KernelId::add_s8_mve,
-       [](TaoEditor &e, uint32_t op) {
-         edit_params<AddSubParams>(e, op, [](AddSubParams &p) {
+      {"add-mve-broadcast-span-overflow", Core::kCortexM55, add_model, 1, KernelId::add_s8_mve,
+       [](TaoEditor& e, uint32_t op) {
+         edit_params<AddSubParams>(e, op, [](AddSubParams& p) {
            for (int d = 0; d < kBroadcastRank; ++d)
-             if (p.shape.dims[d] == 2)
-               p.shape.strides1[d] = INT32_MAX;
+             if (p.shape.dims[d] == 2) p.shape.strides1[d] = INT32_MAX;
          });
        },
        KernelId::add_s8_mve, Status::kBadParams, kParamsLine},
       // The pooling family's: a window origin, (output_h - 1) * stride_h.
-      {"max-pool-mve-window-origin-overflow", Core::kCortexM55, max_pool_model,
-       0, KernelId::max_pool2d_s8_mve,
-       [](TaoEditor &e, uint32_t op) {
-         edit_params<Pool2dParams>(
-             e, op, [](Pool2dParams &p) { p.stride_h = INT32_MAX; });
+      {"max-pool-mve-window-origin-overflow", Core::kCortexM55, max_pool_model, 0,
+       KernelId::max_pool2d_s8_mve,
+       [](TaoEditor& e, uint32_t op) {
+         edit_params<Pool2dParams>(e, op, [](Pool2dParams& p) { p.stride_h = INT32_MAX; });
        },
        KernelId::max_pool2d_s8_mve, Status::kBadParams, kParamsLine},
       // TRANSPOSE_CONV's: the MVE variant's output coordinate plus the
       // leading padding, in 32 bits.
-      {"transpose-conv-mve-padded-coordinate-overflow", Core::kCortexM55,
-       transpose_conv_model, 0, KernelId::transpose_conv_s8_mve,
-       [](TaoEditor &e, uint32_t op) {
+      {"transpose-conv-mve-padded-coordinate-overflow", Core::kCortexM55, transpose_conv_model, 0,
+       KernelId::transpose_conv_s8_mve,
+       [](TaoEditor& e, uint32_t op) {
          edit_params<TransposeConvParams>(
-             e, op, [](TransposeConvParams &p) { p.pad_top = INT32_MAX - 2; });
+             e, op, [](TransposeConvParams& p) { p.pad_top = INT32_MAX - 2; });
        },
        KernelId::transpose_conv_s8_mve, Status::kBadParams, kParamsLine},
       // An output straddling the input it may take over in place: only the
@@ -390,7 +367,7 @@ std::vector<Regression> regressions() {
       // (y = t + z, over t.)
       {"add-output-straddles-its-in-place-input", Core::kCortexM4, add_model, 1,
        KernelId::add_s8_ref,
-       [](TaoEditor &e, uint32_t op) {
+       [](TaoEditor& e, uint32_t op) {
          BufferRef out = operand(e, op, 2);
          ASSERT_EQ(out.offset, operand(e, op, 0).offset);
          out.offset = out.offset >= 8 ? out.offset - 8 : out.offset + 8;
@@ -400,20 +377,18 @@ std::vector<Regression> regressions() {
       // A float input the quantizer reads as words, at an odd offset.
       {"quantize-float-input-misaligned", Core::kCortexM0, quantize_model, 0,
        KernelId::quantize_f32_s8_ref,
-       [](TaoEditor &e, uint32_t op) {
+       [](TaoEditor& e, uint32_t op) {
          BufferRef in = operand(e, op, 0);
-         in.offset = in.offset + in.bytes + 2 <= e.header().arena_bytes
-                         ? in.offset + 2
-                         : in.offset - 2;
+         in.offset =
+             in.offset + in.bytes + 2 <= e.header().arena_bytes ? in.offset + 2 : in.offset - 2;
          set_operand(e, op, 0, in);
        },
-       KernelId::quantize_f32_s8_ref, Status::kMisaligned,
-       "is not 4-byte aligned"},
+       KernelId::quantize_f32_s8_ref, Status::kMisaligned, "is not 4-byte aligned"},
   };
 }
 
 // The program of `r`, edited; *base: the same unedited.
-Bytes regression_program(const Regression &r, Bytes *base) {
+Bytes regression_program(const Regression& r, Bytes* base) {
   TaoEditor e{compile_for(r.model(), r.core)};
   *base = e.bytes;
   EXPECT_LT(r.op, e.header().num_ops);
@@ -423,20 +398,19 @@ Bytes regression_program(const Regression &r, Bytes *base) {
   return e.bytes;
 }
 
-std::string regression_file(const std::string &name) {
-  return std::string(TINYAOT_SOURCE_DIR) + "/tests/fuzz/regressions/loader/" +
-         name;
+std::string regression_file(const std::string& name) {
+  return std::string(TINYAOT_SOURCE_DIR) + "/tests/fuzz/regressions/loader/" + name;
 }
 
 TEST(LoaderRegressions, EachIsRefusedByItsCheckAndItsProgramUneditedLoads) {
-  for (const Regression &r : regressions()) {
+  for (const Regression& r : regressions()) {
     SCOPED_TRACE(r.name);
     Bytes base;
     const Bytes edited = regression_program(r, &base);
     EXPECT_EQ(load(base), Status::kOk) << log_lines();
     EXPECT_EQ(load(edited), r.expected) << log_lines();
-    const std::string where = "operation " + std::to_string(r.op) + " (" +
-                              name_of(r.refused_by) + "): ";
+    const std::string where =
+        "operation " + std::to_string(r.op) + " (" + name_of(r.refused_by) + "): ";
     EXPECT_TRUE(contains(log_lines(), where)) << log_lines();
     EXPECT_TRUE(contains(log_lines(), r.log_needle)) << log_lines();
     if (std::getenv("TINYAOT_WRITE_LOADER_REGRESSIONS") != nullptr)
@@ -447,13 +421,11 @@ TEST(LoaderRegressions, EachIsRefusedByItsCheckAndItsProgramUneditedLoads) {
 // The committed files, as the fuzzer replays them (run_fuzzers.sh): after
 // its fixups they still reach the check they were made for.
 TEST(LoaderRegressions, CommittedFilesReachTheirCheck) {
-  for (const Regression &r : regressions()) {
+  for (const Regression& r : regressions()) {
     SCOPED_TRACE(r.name);
-    ASSERT_TRUE(fs::exists(regression_file(r.name)))
-        << "write it: see the top of this file";
+    ASSERT_TRUE(fs::exists(regression_file(r.name))) << "write it: see the top of this file";
     Bytes bytes = read_file(regression_file(r.name));
-    fuzz::fix_abi_and_checksum(bytes.data(),
-                               static_cast<uint32_t>(bytes.size()));
+    fuzz::fix_up_program(bytes.data(), static_cast<uint32_t>(bytes.size()));
     EXPECT_EQ(load(bytes), r.expected) << log_lines();
     EXPECT_TRUE(contains(log_lines(), r.log_needle)) << log_lines();
   }
@@ -464,9 +436,9 @@ TEST(LoaderRegressions, CommittedFilesReachTheirCheck) {
 // loader, the loader's).
 TEST(LoaderRegressions, FuzzerFindsReachTheirCheck) {
   struct Find {
-    const char *file;
+    const char* file;
     Status expected;
-    const char *log_needle; // "" for a program that loads
+    const char* log_needle;  // "" for a program that loads
   };
   const Find finds[] = {
       // Windows of no tap far below the input (stride 167,772: the largest
@@ -486,11 +458,10 @@ TEST(LoaderRegressions, FuzzerFindsReachTheirCheck) {
       {"fc-channelquant-shift-504-d87c2af4", Status::kBadParams,
        "operation 0 (fully_connected_s8_ref): parameters"},
   };
-  for (const Find &find : finds) {
+  for (const Find& find : finds) {
     SCOPED_TRACE(find.file);
     Bytes bytes = read_file(regression_file(find.file));
-    fuzz::fix_abi_and_checksum(bytes.data(),
-                               static_cast<uint32_t>(bytes.size()));
+    fuzz::fix_up_program(bytes.data(), static_cast<uint32_t>(bytes.size()));
     EXPECT_EQ(load(bytes), find.expected) << log_lines();
     EXPECT_TRUE(contains(log_lines(), find.log_needle)) << log_lines();
   }
@@ -517,7 +488,7 @@ TEST(LoaderRegressions, VariantSwapsAreRefusedForTheirBoundAlone) {
 // --------------------------------------------------------- the operands
 
 class OperandPlacement : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     TaoEditor e{compile_for(add_model(), Core::kCortexM4)};
     ASSERT_EQ(e.header().num_ops, 2u);
@@ -542,14 +513,12 @@ TEST_F(OperandPlacement, AnOutputLiesOnAnInputOnlyOnItsDeclaredExactBytes) {
   // y = t + z: the planner put y on t, which every ADD variant declares.
   ASSERT_EQ(variant_of(add_, 1), "add_s8_ref");
   EXPECT_NE(kernel_add_s8_ref.in_place_inputs & operand_bit(0), 0);
-  const BufferRef t = operand(add_, 1, 0), z = operand(add_, 1, 1),
-                  y = operand(add_, 1, 2);
+  const BufferRef t = operand(add_, 1, 0), z = operand(add_, 1, 1), y = operand(add_, 1, 2);
   EXPECT_EQ(y.offset, t.offset);
   EXPECT_EQ(y.bytes, t.bytes);
   // On z (the broadcast input, 8 of y's 16 bytes): not its exact bytes.
   EXPECT_EQ(moved(1, 2, z.offset), Status::kOperandsOverlap);
-  EXPECT_TRUE(contains(log_lines(), "operation 1 (add_s8_ref): input 1"))
-      << log_lines();
+  EXPECT_TRUE(contains(log_lines(), "operation 1 (add_s8_ref): input 1")) << log_lines();
   EXPECT_TRUE(contains(log_lines(), "overlaps output 0")) << log_lines();
   // t = x + x reads x twice: inputs may share bytes.
   EXPECT_EQ(operand(add_, 0, 0).offset, operand(add_, 0, 1).offset);
@@ -558,9 +527,7 @@ TEST_F(OperandPlacement, AnOutputLiesOnAnInputOnlyOnItsDeclaredExactBytes) {
 TEST_F(OperandPlacement, ScratchSharesNoByteWithAnyOperand) {
   TaoEditor e = add_;
   const BufferRef x = operand(e, 0, 0);
-  e.edit<OpRecord>(e.op_at(0), [&](OpRecord &o) {
-    o.scratch = {0, x.offset, 16};
-  });
+  e.edit<OpRecord>(e.op_at(0), [&](OpRecord& o) { o.scratch = {0, x.offset, 16}; });
   e.fix_checksum();
   EXPECT_EQ(load(e.bytes), Status::kOperandsOverlap);
   EXPECT_TRUE(contains(log_lines(), "input 0")) << log_lines();
@@ -572,7 +539,7 @@ TEST_F(OperandPlacement, ScratchSharesNoByteWithAnyOperand) {
 TEST(OperandOverlap, AnOutputOnAnUndeclaredInputIsRefused) {
   TaoEditor e{compile_for(same_size_depthwise_model(), Core::kCortexM4)};
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
-  const KernelDescriptor &d = *find_kernel(e.kernel(e.op(0).kernel).kernel_id);
+  const KernelDescriptor& d = *find_kernel(e.kernel(e.op(0).kernel).kernel_id);
   EXPECT_EQ(d.in_place_inputs, 0);
   const BufferRef x = operand(e, 0, 0);
   BufferRef y = operand(e, 0, 3);
@@ -581,8 +548,7 @@ TEST(OperandOverlap, AnOutputOnAnUndeclaredInputIsRefused) {
   set_operand(e, 0, 3, y);
   e.fix_checksum();
   EXPECT_EQ(load(e.bytes), Status::kOperandsOverlap);
-  EXPECT_TRUE(contains(log_lines(),
-                       std::string("operation 0 (") + d.name + "): input 0"))
+  EXPECT_TRUE(contains(log_lines(), std::string("operation 0 (") + d.name + "): input 0"))
       << log_lines();
 }
 
@@ -599,14 +565,11 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
     TaoEditor moved = e;
     BufferRef in = operand(moved, op, 0);
     in.offset += shift;
-    if (uint64_t{in.offset} + in.bytes > moved.header().arena_bytes)
-      in.offset -= 4;
+    if (uint64_t{in.offset} + in.bytes > moved.header().arena_bytes) in.offset -= 4;
     set_operand(moved, op, 0, in);
     moved.fix_checksum();
-    EXPECT_EQ(load(moved.bytes), Status::kMisaligned) << shift << "\n"
-                                                      << log_lines();
-    EXPECT_TRUE(
-        contains(log_lines(), "(quantize_f32_s8_ref): input 0 at arena offset"))
+    EXPECT_EQ(load(moved.bytes), Status::kMisaligned) << shift << "\n" << log_lines();
+    EXPECT_TRUE(contains(log_lines(), "(quantize_f32_s8_ref): input 0 at arena offset"))
         << log_lines();
   }
 }
@@ -615,15 +578,14 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
 // where there is one output to lie on.
 TEST(OperandDeclarations, NameOperandsTheVariantHas) {
   for (uint32_t id = 0; id < kernel_count(); ++id) {
-    const KernelDescriptor &d = *find_kernel(id);
+    const KernelDescriptor& d = *find_kernel(id);
     SCOPED_TRACE(d.name);
     EXPECT_EQ(d.in_place_inputs >> d.max_inputs, 0);
     EXPECT_EQ(d.word_aligned_inputs >> d.max_inputs, 0);
     EXPECT_EQ(d.word_aligned_outputs >> d.num_outputs, 0);
-    if (d.in_place_inputs != 0)
-      EXPECT_EQ(d.num_outputs, 1);
+    if (d.in_place_inputs != 0) EXPECT_EQ(d.num_outputs, 1);
   }
 }
 
-} // namespace
-} // namespace tinyaot::test
+}  // namespace
+}  // namespace tinyaot::test

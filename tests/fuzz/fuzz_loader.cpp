@@ -1,8 +1,8 @@
 // libFuzzer target: bytes as a .tao program through the loader and, when it
-// loads, the executor. The program's kernel table and checksum are fixed up
-// first (program_fixups.h), so that mutations reach the structural checks
-// behind them and a committed regression input still reaches the check it
-// was saved for after a kernel's version or signature changes.
+// loads, the executor, after the fix-ups of the kernel table (versions and
+// ABI fingerprints) and the checksum that let mutations reach the checks
+// behind them (program_fixups.h, shared with the on-core fuzzing firmware in
+// targets/fuzz/ and the tests that replay the committed regressions).
 #include <cstdint>
 #include <cstring>
 
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::ExactBuffer copy(size);
   if (size > 0) std::memcpy(copy.data(), data, size);
   const auto bytes = static_cast<uint32_t>(size);
-  fuzz::fix_abi_and_checksum(copy.data(), bytes);
+  fuzz::fix_up_program(copy.data(), bytes);
   Program program;
   if (load_program(copy.data(), bytes, &program) != Status::kOk) return 0;
   // A loaded program may still fail at run time (a kernel refusing its

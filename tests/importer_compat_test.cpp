@@ -270,7 +270,9 @@ TEST(ImporterRegressions, SharedRegressionsAreRefusedByName) {
     SCOPED_TRACE(entry.path().filename().string());
     const Bytes model = read_file(entry.path().string());
     const std::string message = compile_error(model);
-    if (!message.empty()) EXPECT_NE(message.find(' '), std::string::npos) << message;
+    if (!message.empty()) {
+      EXPECT_NE(message.find(' '), std::string::npos) << message;
+    }
   }
 }
 

@@ -206,8 +206,10 @@ TEST(Planner, EverySharedModelCompilesToTheSameBytesOnABusyMachine) {
     const std::vector<uint8_t> tflite = test::read_file(model.string());
     for (const CompileOptions& options : configurations) {
       SCOPED_TRACE(model.filename().string() + " on " + core_name(options.target.core));
-      const std::vector<uint8_t> quiet =
-          compile_model(tflite.data(), tflite.size(), options).program;
+      const std::optional<std::vector<uint8_t>> compiled =
+          test::compile_shared_model(model.string(), options);
+      if (!compiled) continue;
+      const std::vector<uint8_t>& quiet = *compiled;
       std::vector<uint8_t> busy;
       {
         BusyMachine machine(2);

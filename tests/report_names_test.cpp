@@ -94,8 +94,9 @@ TEST(ReportNames, BuffersMatchThePlanWithOrWithoutNames) {
                    (b["kind"] == "scratch") == (want.kind == BufferRequest::Kind::kScratch);
           });
       ASSERT_NE(found, report["buffers"].end()) << want.name;
-      if (want.kind == BufferRequest::Kind::kScratch || keep_names)
+      if (want.kind == BufferRequest::Kind::kScratch || keep_names) {
         EXPECT_EQ((*found)["name"], want.name);
+      }
     }
   }
 }

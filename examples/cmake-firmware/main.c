@@ -40,10 +40,15 @@ int main(void) {
   }
   static char command[1024];
   if (!console_command_line(command, sizeof(command))) return 0xe1;
+  /* Words separated by spaces; the first is the kernel's own path. */
   char* cursor = command;
-  strsep(&cursor, " "); /* the kernel's own path */
-  for (char* path; (path = strsep(&cursor, " ")) != NULL;) {
-    if (*path == '\0') continue;
+  for (int word = 0;; ++word) {
+    while (*cursor == ' ') ++cursor;
+    if (*cursor == '\0') break;
+    char* path = cursor;
+    while (*cursor != ' ' && *cursor != '\0') ++cursor;
+    if (*cursor == ' ') *cursor++ = '\0';
+    if (word == 0) continue;
     if (!console_read_file(path, kws_input(arena, 0), KWS_INPUT0_BYTES)) {
       console_print("cannot read an input file of KWS_INPUT0_BYTES bytes");
       return 0xe2;

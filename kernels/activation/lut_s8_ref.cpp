@@ -28,7 +28,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_lut_s8_ref = {
     "lut_s8_ref",
     "lut",
-    1,
+    2,
     sizeof(LutParams),
     2,
     2,
@@ -38,6 +38,7 @@ const KernelDescriptor kernel_lut_s8_ref = {
     run,
     validate,
     nullptr,
+    operand_bit(0),  // out[i] = table[in[i]]: the output may lie on the input
 };
 
 }  // namespace tinyaot

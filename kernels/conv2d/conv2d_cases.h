@@ -28,9 +28,7 @@ inline Status validate_conv2d_operands(const Conv2dParams& p, const OperandView*
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
     return Status::kBadParams;
-  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
-      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
-    return Status::kBadParams;
+  if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
   if (p.input_depth % p.filter_depth != 0) return Status::kBadParams;
   if (p.output_depth % (p.input_depth / p.filter_depth) != 0) return Status::kBadParams;
   const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};

@@ -24,9 +24,7 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
                                                  int32_t weight_bytes = 1) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
-  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
-      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
-    return Status::kBadParams;
+  if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
   int64_t output_depth;
   if (!checked_mul(p.input_depth, p.depth_multiplier, &output_depth)) return Status::kBadParams;
   const int32_t depth = static_cast<int32_t>(output_depth);
@@ -43,12 +41,6 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
     return Status::kBadParams;
-  // The kernels step between taps by dilation * channels and between rows
-  // by dilation * row bytes in int32: a dilation that overflows those fits
-  // no real input (a one-tap window accepts any), so it is refused.
-  const int64_t tap_step = int64_t{p.dilation_w} * p.input_depth;
-  const int64_t row_step = int64_t{p.dilation_h} * p.input_w * p.input_depth;
-  if (tap_step > INT32_MAX || row_step > INT32_MAX) return Status::kBadParams;
   return Status::kOk;
 }
 

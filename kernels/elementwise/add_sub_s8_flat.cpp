@@ -194,7 +194,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_flat = {
     "add_s8_flat",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -204,12 +204,13 @@ const KernelDescriptor kernel_add_s8_flat = {
     run<+1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_flat = {
     "sub_s8_flat",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -219,6 +220,7 @@ const KernelDescriptor kernel_sub_s8_flat = {
     run<-1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

@@ -156,7 +156,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_mve = {
     "add_s8_mve",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -166,12 +166,13 @@ const KernelDescriptor kernel_add_s8_mve = {
     run<+1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_mve = {
     "sub_s8_mve",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -181,6 +182,7 @@ const KernelDescriptor kernel_sub_s8_mve = {
     run<-1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

@@ -62,7 +62,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_ref = {
     "add_s8_ref",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -72,12 +72,13 @@ const KernelDescriptor kernel_add_s8_ref = {
     run<+1>,
     validate_add_sub,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_ref = {
     "sub_s8_ref",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -87,6 +88,7 @@ const KernelDescriptor kernel_sub_s8_ref = {
     run<-1>,
     validate_add_sub,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

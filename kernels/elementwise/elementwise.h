@@ -67,6 +67,11 @@ inline constexpr char kMulSignature[] =
     "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
     "output_offset,output_multiplier,output_shift,act_min,act_max}";
 
+// Every variant reads element i of both inputs before it writes element i
+// of the output, so either input may lie exactly on the output's bytes (an
+// output written over an input it was the last reader of).
+constexpr uint16_t kElementwiseInPlaceInputs = operand_bit(0) | operand_bit(1);
+
 extern const KernelDescriptor kernel_add_s8_ref;
 extern const KernelDescriptor kernel_sub_s8_ref;
 extern const KernelDescriptor kernel_mul_s8_ref;

@@ -32,7 +32,7 @@ constexpr const char* kSignature =
 const KernelDescriptor kernel_maximum_s8_ref = {
     "maximum_s8_ref",
     "maximum",
-    1,
+    2,
     sizeof(MinMaxParams),
     2,
     2,
@@ -42,12 +42,13 @@ const KernelDescriptor kernel_maximum_s8_ref = {
     run<true>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_minimum_s8_ref = {
     "minimum_s8_ref",
     "minimum",
-    1,
+    2,
     sizeof(MinMaxParams),
     2,
     2,
@@ -57,6 +58,7 @@ const KernelDescriptor kernel_minimum_s8_ref = {
     run<false>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

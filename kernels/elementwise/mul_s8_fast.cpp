@@ -68,8 +68,19 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_fast = {
-    "mul_s8_fast",     "mul",         1,   sizeof(MulParams), 2,       2, 1,
-    IsaClass::kScalar, kMulSignature, run, validate,          nullptr,
+    "mul_s8_fast",
+    "mul",
+    2,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    kMulSignature,
+    run,
+    validate,
+    nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

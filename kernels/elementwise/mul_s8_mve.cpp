@@ -101,8 +101,19 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_mve = {
-    "mul_s8_mve",   "mul",         1,   sizeof(MulParams), 2,       2, 1,
-    IsaClass::kMve, kMulSignature, run, validate,          nullptr,
+    "mul_s8_mve",
+    "mul",
+    2,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kMve,
+    kMulSignature,
+    run,
+    validate,
+    nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

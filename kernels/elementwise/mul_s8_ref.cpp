@@ -46,8 +46,19 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_ref = {
-    "mul_s8_ref",      "mul",         1,   sizeof(MulParams), 2,       2, 1,
-    IsaClass::kScalar, kMulSignature, run, validate_mul,      nullptr,
+    "mul_s8_ref",
+    "mul",
+    2,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    kMulSignature,
+    run,
+    validate_mul,
+    nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

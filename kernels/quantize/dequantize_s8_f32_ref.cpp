@@ -16,8 +16,7 @@ Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const QuantizeParams*>(args.params);
   const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
   auto* output = static_cast<float*>(args.outputs[0].data);
-  // Arena operands carry no dtype for the loader to check their alignment.
-  if (!is_aligned_for<float>(output)) return Status::kMisaligned;
+  // Word-aligned: the descriptor says so and the loader checks it.
   for (int32_t i = 0; i < p.size; ++i)
     output[i] = p.scale * static_cast<float>(input[i] - p.zero_point);
   return Status::kOk;
@@ -28,7 +27,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_dequantize_s8_f32_ref = {
     "dequantize_s8_f32_ref",
     "dequantize",
-    1,
+    2,
     sizeof(QuantizeParams),
     1,
     1,
@@ -38,6 +37,9 @@ const KernelDescriptor kernel_dequantize_s8_f32_ref = {
     run,
     validate,
     nullptr,
+    0,               // no input in place
+    0,               // no input read as words
+    operand_bit(0),  // the float output, written as words
 };
 
 }  // namespace tinyaot

@@ -37,8 +37,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const QuantizeParams*>(args.params);
   const auto* input = static_cast<const float*>(args.inputs[0].data);
-  // Arena operands carry no dtype for the loader to check their alignment.
-  if (!is_aligned_for<float>(input)) return Status::kMisaligned;
+  // Word-aligned: the descriptor says so and the loader checks it.
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   for (int32_t i = 0; i < p.size; ++i) output[i] = quantize_one(input[i], p.scale, p.zero_point);
   return Status::kOk;
@@ -49,7 +48,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_quantize_f32_s8_ref = {
     "quantize_f32_s8_ref",
     "quantize",
-    1,
+    2,
     sizeof(QuantizeParams),
     1,
     1,
@@ -59,6 +58,8 @@ const KernelDescriptor kernel_quantize_f32_s8_ref = {
     run,
     validate,
     nullptr,
+    0,               // no input in place
+    operand_bit(0),  // the float input, read as words
 };
 
 }  // namespace tinyaot

@@ -44,6 +44,8 @@ struct SoftmaxParams {
   "input:s8[rows,depth], exp_table:i32[1..256] -> output:s8[rows,depth]; " \
   "params=SoftmaxParams{rows,depth}"
 extern const KernelDescriptor kernel_softmax_s8_ref;
+// Every variant reads the exp table as int32.
+constexpr uint16_t kSoftmaxWordAlignedInputs = operand_bit(1);
 
 // The longest row whose Q12 sum cannot wrap around to a positive value:
 // each exponential adds at most 1.0 (2^(31 - 12)), so up to 2^(32 - 19) - 1

@@ -171,7 +171,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 const KernelDescriptor kernel_softmax_s8_mve = {
     "softmax_s8_mve",
     "softmax",
-    1,
+    2,
     sizeof(SoftmaxParams),
     2,
     2,
@@ -181,6 +181,8 @@ const KernelDescriptor kernel_softmax_s8_mve = {
     run,
     validate,
     nullptr,
+    0,  // no input in place
+    kSoftmaxWordAlignedInputs,
 };
 
 }  // namespace tinyaot

@@ -64,7 +64,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_softmax_s8_ref = {
     "softmax_s8_ref",
     "softmax",
-    2,
+    3,
     sizeof(SoftmaxParams),
     2,
     2,
@@ -74,6 +74,8 @@ const KernelDescriptor kernel_softmax_s8_ref = {
     run,
     validate,
     nullptr,
+    0,  // no input in place
+    kSoftmaxWordAlignedInputs,
 };
 
 }  // namespace tinyaot

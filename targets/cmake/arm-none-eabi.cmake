@@ -99,6 +99,12 @@ set(CMAKE_ASM_FLAGS_INIT "${_tinyaot_compile_flags}")
 # Our own startup (no crt0); newlib-nano only for memcpy and friends. No
 # nosys.specs on purpose: a stray malloc or printf fails to link.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${_tinyaot_cpu_flags} --specs=nano.specs -nostartfiles -Wl,--gc-sections")
+if(TINYAOT_COMPILER STREQUAL "clang")
+  # clang marks its objects' stacks non-executable (.note.GNU-stack), the
+  # GNU toolchain's newlib objects say nothing, and ld then warns about
+  # each; a bare-metal stack is not executable anyway.
+  string(APPEND CMAKE_EXE_LINKER_FLAGS_INIT " -Wl,-z,noexecstack")
+endif()
 
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

@@ -27,37 +27,10 @@ void log_to_console(const char* message) {
   board::print(line.text("tinyaot-log: ").text(message).c_str());
 }
 
-// Splits in place at spaces; returns the next token or nullptr.
-char* next_token(char** cursor) {
-  char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (*p == '\0') return nullptr;
-  char* token = p;
-  while (*p != '\0' && *p != ' ') ++p;
-  if (*p == ' ') *p++ = '\0';
-  *cursor = p;
-  return token;
-}
-
 bool add_file(const char** list, uint32_t* count, const char* path) {
   if (path == nullptr || *count == kMaxFiles) return false;
   list[(*count)++] = path;
   return true;
-}
-
-uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
-  const int32_t handle = semihosting::open(path, semihosting::kModeWriteBinary);
-  if (handle < 0) {
-    print_problem("cannot create ", path);
-    return board::kExitFile;
-  }
-  const bool ok = semihosting::write(handle, data, bytes);
-  semihosting::close(handle);
-  if (!ok) {
-    print_problem("cannot write ", path);
-    return board::kExitFile;
-  }
-  return 0;
 }
 
 // Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
@@ -86,6 +59,43 @@ bool parse_arguments(char* cursor, CommandLine* line) {
 }
 
 }  // namespace
+
+char* next_token(char** cursor) {
+  char* p = *cursor;
+  while (*p == ' ') ++p;
+  if (*p == '\0') return nullptr;
+  char* token = p;
+  while (*p != '\0' && *p != ' ') ++p;
+  if (*p == ' ') *p++ = '\0';
+  *cursor = p;
+  return token;
+}
+
+bool parse_unsigned(const char* text, uint64_t* value) {
+  if (text == nullptr || *text == '\0') return false;
+  uint64_t v = 0;
+  for (; *text != '\0'; ++text) {
+    if (*text < '0' || *text > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(*text - '0');
+  }
+  *value = v;
+  return true;
+}
+
+uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
+  const int32_t handle = semihosting::open(path, semihosting::kModeWriteBinary);
+  if (handle < 0) {
+    print_problem("cannot create ", path);
+    return board::kExitFile;
+  }
+  const bool ok = semihosting::write(handle, data, bytes);
+  semihosting::close(handle);
+  if (!ok) {
+    print_problem("cannot write ", path);
+    return board::kExitFile;
+  }
+  return 0;
+}
 
 bool parse_command_line(CommandLine* line) {
   if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) {

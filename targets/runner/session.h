@@ -26,6 +26,11 @@ struct CommandLine {
   uint32_t num_outputs = 0;
 };
 
+// Command-line tokens: splits in place at spaces and returns the next token
+// (nullptr at the end); parses a decimal number (false if `text` is not one).
+char* next_token(char** cursor);
+bool parse_unsigned(const char* text, uint64_t* value);
+
 // Reads the semihosting command line; prints why and returns false if it
 // is malformed.
 bool parse_command_line(CommandLine* line);
@@ -57,6 +62,10 @@ void install_log_hook();
 // a board exit code (0 on success).
 uint32_t read_file(const char* path, uint8_t* buffer, uint32_t capacity, uint32_t* bytes,
                    bool exact = false);
+
+// Writes `bytes` bytes to a new file at `path`; prints why and returns a
+// board exit code on failure (0 on success).
+uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes);
 
 // Runs a loaded program once per vector of files (once on whatever the
 // arena holds if no input is given), writing outputs, and prints the

@@ -443,9 +443,10 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
                   << "% (tolerated_share): a rounding fault, not tfjs's arithmetic";
   // The plan must reach the class's own variants, or this test would
   // compare the scalar code again.
-  if (env("TINYAOT_DIFF_OPS").empty() && case_seed.empty())
+  if (env("TINYAOT_DIFF_OPS").empty() && case_seed.empty()) {
     EXPECT_GT(variants.own_class, 0)
         << "no operation was planned on a " << isa_name(isa) << " variant";
+  }
   if (!not_compiling.empty()) {
     std::ostringstream message;
     message << "operators with cases that tinyaot fails to compile:";

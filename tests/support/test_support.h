@@ -17,6 +17,18 @@ std::optional<std::string> shared_dir();
 // Where shared_dir() looked, for the skip messages.
 std::string shared_dir_searched();
 
+// Words that the refusal of a shared model tinyaot cannot compile yet must
+// contain (tests/support/awaiting_support.txt), or nullopt for a model it
+// must compile. `model` is the file's stem, e.g. "trained_lstm_int8".
+std::optional<std::string> expected_refusal(const std::string& model);
+
+// For tests over every shared model: compiles the model at `path`, or
+// checks that it is refused as awaiting_support.txt says. Returns the
+// program, or nullopt when the model was refused (as expected, or not: then
+// a test failure is recorded); a listed model that compiles is a failure too.
+std::optional<std::vector<uint8_t>> compile_shared_model(const std::string& path,
+                                                         const CompileOptions& options);
+
 std::vector<uint8_t> read_file(const std::string& path);
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
 

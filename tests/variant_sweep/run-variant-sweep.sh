@@ -58,7 +58,7 @@ mkdir -p "$build"
   if [[ ! -f "$build/build.ninja" ]]; then
     cmake -S "$repo/targets" -B "$build" -G Ninja -DTINYAOT_CORE="cortex-$core" \
       -DTINYAOT_OPT="$opt" -DTINYAOT_COMPILER="$compiler" -DTINYAOT_EXTRA_FLAGS="$flags" \
-      -DTINYAOT_RUNTIME_CHECKS=ON >"$build/configure.log" 2>&1 ||
+      -DTINYAOT_RUNTIME_CHECKS=ON -DTINYAOT_WERROR="${TINYAOT_WERROR:-OFF}" >"$build/configure.log" 2>&1 ||
       { cat "$build/configure.log" >&2; exit 1; }
   fi
   ninja -C "$build" tinyaot-variant-sweep.elf >"$build/build.log" 2>&1 ||

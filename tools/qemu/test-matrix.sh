@@ -80,7 +80,7 @@ for core in $cores; do
   [[ "$opt" == s ]] || build="$build-O$opt"
   if [[ ! -f "$build/build.ninja" ]]; then
     cmake -S "$repo/targets" -B "$build" -G Ninja -DTINYAOT_CORE="cortex-$core" \
-      -DTINYAOT_OPT="$opt" >/dev/null
+      -DTINYAOT_OPT="$opt" -DTINYAOT_WERROR="${TINYAOT_WERROR:-OFF}" >/dev/null
   fi
   ninja -C "$build" tinyaot-runner.elf >"$build/build.log" 2>&1 ||
     { cat "$build/build.log" >&2; exit 1; }
@@ -169,13 +169,28 @@ export -f run_batch run_embedded
 } | xargs -P "$jobs" -L 1 bash -c '"$@"' _
 t2=$(date +%s.%N)
 
+# The words a model's refusal must contain while it awaits support
+# (tests/support/awaiting_support.txt), or nothing.
+awaiting_refusal() {
+  awk -v m="$1" '$1 == m { $1 = ""; sub(/^ +/, ""); print; exit }' \
+    "$repo/tests/support/awaiting_support.txt"
+}
+
 # Verdicts, in run order.
 for run in "${runs[@]}"; do
   read -r core set model prefer <<<"$run"
   rel=$(run_dir $run)
   dir="$out/$core/$rel" gdir="$shared/$set/$model"
   label="$set/$model"
-  if [[ ! -f "$dir/args.txt" ]]; then
+  tflite=$(sed -n 's/.*"model_file": *"\([^"]*\)".*/\1/p' "$gdir/manifest.json")
+  refusal=$(awaiting_refusal "$(basename "$tflite" .tflite)")
+  if [[ -n "$refusal" && ! -f "$dir/args.txt" ]] && grep -qF "$refusal" "$dir/compile.log"; then
+    verdict="refused, awaiting support ($refusal)"
+    bitexact="0/0"
+  elif [[ -n "$refusal" ]]; then
+    verdict="FAIL (compiles now or refused otherwise: see tests/support/awaiting_support.txt)"
+    bitexact="0/0"
+  elif [[ ! -f "$dir/args.txt" ]]; then
     verdict="COMPILE-FAILED $(grep -m1 -iE "error|fail|unsupported" "$dir/compile.log" | cut -c1-110)"
     bitexact="0/0"
   elif [[ "$(cat "$dir/form.txt")" == none* ]]; then

@@ -56,10 +56,6 @@ constexpr uint32_t kCfsr = 0xe000ed28;
 constexpr uint32_t kHfsr = 0xe000ed2c;
 constexpr uint32_t kMmfar = 0xe000ed34;
 constexpr uint32_t kBfar = 0xe000ed38;
-constexpr uint32_t kMpuCtrl = 0xe000ed94;
-constexpr uint32_t kMpuRnr = 0xe000ed98;
-constexpr uint32_t kMpuRbar = 0xe000ed9c;
-constexpr uint32_t kMpuRasr = 0xe000eda0;
 
 int32_t g_console = -1;
 
@@ -86,6 +82,12 @@ void check_cpu() {
 // the map stays the default one (PRIVDEFENA).
 void guard_stack() {
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+  // The v7-M MPU's registers (v8-M lays its region registers out
+  // differently, and has a stack limit register instead).
+  constexpr uint32_t kMpuCtrl = 0xe000ed94;
+  constexpr uint32_t kMpuRnr = 0xe000ed98;
+  constexpr uint32_t kMpuRbar = 0xe000ed9c;
+  constexpr uint32_t kMpuRasr = 0xe000eda0;
   const uint32_t guard = reinterpret_cast<uintptr_t>(__stack_guard_start);
   const uint32_t bytes = reinterpret_cast<uintptr_t>(__stack_limit) - guard;
   if (bytes < 32 || (bytes & (bytes - 1)) != 0 || guard % bytes != 0) return;

@@ -54,9 +54,9 @@ using GemmRange = OutputRange;
 inline GemmRange gemm_range(const OutputRange& r) { return r; }
 #endif
 
-// Calls f(x) for each input row, in output order (the rows' steps copied:
-// read through a reference, they would be reloaded after each row's
-// assembly, whose "memory" clobber may have written them).
+// Calls f(x) for each input row, in output order (the rows' steps by
+// value: through a reference, GCC 12's row loops cost vww 39k instructions
+// more).
 template <typename F>
 inline void for_each_input_row(const GemmInput in, F&& f) {
   const int8_t* row = in.first;
@@ -74,15 +74,14 @@ inline void for_each_input_row(const GemmInput in, F&& f) {
 // instructions a call) and adds the weight pointer apart from its loads;
 // here one LE loop of ten instructions a block, the VMLADAVA sums in even
 // registers ("Te"), two vector registers. The loop reads 16 bytes of x and
-// 64 of w a block, a count known only at run time: its "memory" clobber
-// says so (what the callers reuse across rows they keep in locals, which
-// it cannot reach). The tail's loads are predicated (masked lanes read
-// nothing and load 0), its rows `rest` apart: at most one block of x and
-// four rows of 15 bytes of w (with intrinsics GCC 12 puts a VPST before
-// each load and keeps less in registers around them: kws 34k instructions
-// more an inference). gemm_group_accumulate adds them to four sums
-// kept in core registers (several input rows into one group's sums:
-// transpose_conv_s8_mve's taps).
+// 64 of w a block, a count known only at run time (TINYAOT_ASM_SPAN). The
+// tail's loads are predicated (masked lanes read nothing and load 0), its
+// rows `rest` apart: at most one block of x and four rows of 15 bytes of w
+// (with intrinsics GCC 12 puts a VPST before each load and keeps less in
+// registers around them: kws 34k instructions more an inference).
+// gemm_group_accumulate adds them to four sums kept in core registers
+// (several input rows into one group's sums: transpose_conv_s8_mve's taps).
+TINYAOT_ASM_SPANS_BEGIN
 __attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x, const int8_t* w,
                                                                  int32_t blocks, int32_t rest,
                                                                  int32_t& s0, int32_t& s1,
@@ -105,8 +104,9 @@ __attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x
       "2:"
       : [x] "+r"(x), [w] "+r"(w), [s0] "+Te"(s0), [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3),
         [v] "=&w"(v), [a] "=&w"(a)
-      : [n] "r"(blocks)
-      : "lr", "memory");
+      : [n] "r"(blocks), "m"(TINYAOT_ASM_SPAN(int8_t, x, kMveBlock * blocks)),
+        "m"(TINYAOT_ASM_SPAN(int8_t, w, kMveRows * kMveBlock * blocks))
+      : "lr");
   if (rest != 0) {
     const int8_t* row = w;
     MveP0 p0;
@@ -134,6 +134,7 @@ __attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x
               "m"(*(const int8_t(*)[kMveRows * kMveBlock]) w));
   }
 }
+TINYAOT_ASM_SPANS_END
 
 inline int32x4_t gemm_group_sums(const int8_t* x, const int8_t* w, int32_t blocks, int32_t rest,
                                  int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
@@ -188,31 +189,6 @@ inline void gemm_last_channels(const Rows& rows, int32_t depth, const int8_t* we
   });
 }
 
-// One group of four channels over every input row, fewer than 16 values a
-// row: the group's four rows stay in vector registers across the input
-// rows (one predicated load a row). Out of line: inlined beside the
-// assembly's loop, GCC 12 spilled the output range in this one. The
-// constants are copied: an output store could alias them for the compiler.
-template <Rounding R>
-__attribute__((noinline)) void gemm_short_group(const GemmInput& input, const int8_t* w,
-                                                int32_t rest, const ChannelQuantLanes& q_ref,
-                                                const GemmRange& range_ref, int8_t* out,
-                                                int32_t channels) {
-  const ChannelQuantLanes q = q_ref;
-  const GemmRange range = range_ref;
-  const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(rest));
-  const int8x16_t w0 = vldrbq_z_s8(w, lanes), w1 = vldrbq_z_s8(w + rest, lanes);
-  const int8x16_t w2 = vldrbq_z_s8(w + 2 * rest, lanes), w3 = vldrbq_z_s8(w + 3 * rest, lanes);
-  for_each_input_row(input, [&](const int8_t* x) {
-    const int8x16_t v = vldrbq_z_s8(x, lanes);
-    const int32x4_t sums = lanes_of_sums(vmladavq_s8(v, w0), vmladavq_s8(v, w1), vmladavq_s8(v, w2),
-                                         vmladavq_s8(v, w3));
-    vstrbq_s32(out, offset_and_clamp_mve(
-                        requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
-    out += channels;
-  });
-}
-
 // Groups of four channels outside, input rows inside: a group's biases,
 // multipliers, shifts and the output range stay in vector registers across
 // the rows (the sums start at 0 and take the biases with one VADD, which
@@ -231,11 +207,25 @@ inline void gemm_rows(const GemmInput& input, int32_t depth, const int8_t* weigh
     const int8_t* const w = weights;
     int8_t* out = output + o;
     if (blocks == 0) {
-      gemm_short_group<R>(input, w, rest, q, range, out, channels);
+      // Fewer than 16 values a row: the group's four rows stay in vector
+      // registers across the input rows (one predicated load a row).
+      const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(rest));
+      const int8x16_t w0 = vldrbq_z_s8(w, lanes), w1 = vldrbq_z_s8(w + rest, lanes);
+      const int8x16_t w2 = vldrbq_z_s8(w + 2 * rest, lanes), w3 = vldrbq_z_s8(w + 3 * rest, lanes);
+      rows([=](const int8_t* x) mutable {
+        const int8x16_t v = vldrbq_z_s8(x, lanes);
+        const int32x4_t sums = lanes_of_sums(vmladavq_s8(v, w0), vmladavq_s8(v, w1),
+                                             vmladavq_s8(v, w2), vmladavq_s8(v, w3));
+        vstrbq_s32(out,
+                   offset_and_clamp_mve(
+                       requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+        out += channels;
+      });
       continue;
     }
-    // Captured by value: what the assembly's "memory" clobber could reach
-    // would be reloaded every row.
+    // Captured by value (here and above): by reference, GCC 12 keeps less
+    // of the group's constants and range in registers across the rows (kws
+    // 64k instructions more an inference, vww 63k in the loop above).
     rows([=](const int8_t* x) mutable {
       const int32x4_t sums = gemm_group_sums(x, w, blocks, rest, 0, 0, 0, 0);
       vstrbq_s32(out,
@@ -250,12 +240,10 @@ inline void gemm_rows(const GemmInput& input, int32_t depth, const int8_t* weigh
 }
 
 // One input row x: out[o] = requantized weights[o] . x for o in [0,
-// channels). The group loop alone (an im2col column, a batch of one). The
-// range by value: the caller's copy, its address never taken, stays where
-// the assembly's "memory" clobber cannot reach it.
+// channels). The group loop alone (an im2col column, a batch of one).
 template <Rounding R>
 inline void gemm_row(const int8_t* x, int32_t depth, const int8_t* weights,
-                     const ChannelQuant* quant, int32_t channels, const GemmRange range,
+                     const ChannelQuant* quant, int32_t channels, const GemmRange& range,
                      int8_t* out) {
   const int32_t grouped = channels - channels % kMveRows;
   const int32_t blocks = depth / kMveBlock, rest = depth % kMveBlock;

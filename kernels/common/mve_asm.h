@@ -1,6 +1,7 @@
-// How an inline asm statement of the MVE kernels says that it writes the
-// predicate register, in one text for GCC and clang (freestanding,
-// header-only; MVE cores only).
+// What an inline asm statement of the MVE kernels declares, in one text
+// for GCC and clang (freestanding, header-only; MVE cores only): that it
+// writes the predicate register, and memory it reads whose extent is known
+// only at run time.
 //
 // VPR.P0 holds the lanes that a VCTP or a VPT compare sets. GCC knows it
 // as the register of constraint "Up" (and "p0" in a clobber list). Clang
@@ -17,6 +18,17 @@
 // and under GCC declares P0 an output (p0 is never read: the compiler
 // rebuilds a predicate it kept live, as after a "p0" clobber), under clang
 // saves P0 in a core register first (VMRS) and puts it back last (VMSR).
+//
+// A loop that reads `count` objects of type T from p on, the count known
+// only at run time, names them "m"(TINYAOT_ASM_SPAN(T, p, count)): an
+// array of variable length (one element more, so that a count of 0 makes
+// none of length 0). The compiler then keeps the stores to them before the
+// statement and anything else in registers across it, which a "memory"
+// clobber would not. Clang rejects an array of unknown bound here; a
+// variable length one is an extension GCC and clang take in C++ and warn
+// about under -Wvla and -pedantic (clang 18 by default), so the function
+// that uses it sits between TINYAOT_ASM_SPANS_BEGIN and
+// TINYAOT_ASM_SPANS_END, which silence that warning there alone.
 #pragma once
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -25,6 +37,19 @@
 #include <stdint.h>
 
 namespace tinyaot {
+
+#define TINYAOT_ASM_SPAN(T, p, count) (*(const T(*)[(count) + 1])(p))
+
+#if defined(__clang__)
+#define TINYAOT_ASM_SPANS_BEGIN                                                            \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wvla-extension\"") \
+      _Pragma("clang diagnostic ignored \"-Wvla\"")
+#define TINYAOT_ASM_SPANS_END _Pragma("clang diagnostic pop")
+#else
+#define TINYAOT_ASM_SPANS_BEGIN \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wvla\"")
+#define TINYAOT_ASM_SPANS_END _Pragma("GCC diagnostic pop")
+#endif
 
 #if defined(__clang__)
 using MveP0 = uint32_t;

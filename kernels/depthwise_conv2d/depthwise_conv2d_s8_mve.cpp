@@ -133,7 +133,8 @@ inline int32x4_t add_apart_tap(int32x4_t sums, const int8_t* x, const int8_t* w,
 // inside) and adds zero_outside . weights: the zero point times the
 // weight of each tap outside, which cancels that tap's share of the
 // folded input offset. The gathers read x + 3 + a 16-bit offset at most,
-// the weight loads the four outputs' 32 bytes.
+// the weight loads the four outputs' 32 bytes. w is a low register ("l"):
+// a widening load's post-increment takes no other (GCC at -O1 chose fp).
 template <bool kEdge>
 inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offsets,
                            mve_pred16_t inside, int16x8_t zero_outside) {
@@ -162,7 +163,7 @@ inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offset
             "add %[t], %[x], #2\n\t" TINYAOT_DW_EDGE_SUM("s2", "%[t]")
             "add %[t], %[x], #3\n\t" TINYAOT_DW_EDGE_SUM("s3", "%[t]")
             "add %[x], %[x], #4" TINYAOT_P0_RESTORE
-            : [x] "+r"(x), [w] "+r"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
+            : [x] "+r"(x), [w] "+l"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
               [s3] "=&Te"(s3), [t] "=&r"(t), [g] "=&w"(g), [a] "=&w"(a), TINYAOT_WRITES_P0(p0)
             : [off] "w"(offsets), [zo] "w"(zero_outside), [in] "r"(uint32_t{inside}),
               "m"(*Inputs(x)), "m"(*Weights(w)));
@@ -174,7 +175,7 @@ inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offset
             "add %[t], %[x], #2\n\t" TINYAOT_DW_SUM("s2", "%[t]")
             "add %[t], %[x], #3\n\t" TINYAOT_DW_SUM("s3", "%[t]")
             "add %[x], %[x], #4"
-            : [x] "+r"(x), [w] "+r"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
+            : [x] "+r"(x), [w] "+l"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
               [s3] "=&Te"(s3), [t] "=&r"(t), [g] "=&w"(g), [a] "=&w"(a)
             : [off] "w"(offsets), "m"(*Inputs(x)), "m"(*Weights(w)));
   }

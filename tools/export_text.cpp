@@ -315,10 +315,6 @@ std::string cmake_text(const Library& library) {
        "-ffunction-sections -fdata-sections>\n"
     << "  $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang,ARMClang>:"
        "-ffunction-sections -fdata-sections>)\n"
-    << "# The DSP and MVE kernels' inline assembly needs an optimising compiler\n"
-    << "# (GCC finds too few registers at -O0): a Debug build compiles this at -Og.\n"
-    << "target_compile_options(" << name << " PRIVATE\n"
-    << "  $<$<AND:$<CONFIG:Debug>,$<COMPILE_LANG_AND_ID:CXX,GNU>>:-Og>)\n"
     << "option(" << upper(name)
     << "_RUNTIME_CHECKS \"Recompute each kernel's scratch before it runs\" OFF)\n"
     << "if(" << upper(name) << "_RUNTIME_CHECKS)\n"

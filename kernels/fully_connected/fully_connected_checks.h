@@ -17,6 +17,8 @@ inline Status validate_fully_connected_operands(const void* raw, const OperandVi
                                                 uint32_t num_outputs) {
   const auto& p = *static_cast<const FullyConnectedParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  // Zeros for GCC -Og alone, which does not see checked_mul set them
+  // (-Wmaybe-uninitialized).
   int64_t in_size = 0, filter_size = 0, out_size = 0;
   if (p.batches < 1 || p.input_depth < 1 || p.output_depth < 1) return Status::kBadParams;
   if (!checked_mul(p.batches, p.input_depth, &in_size) ||

@@ -23,6 +23,8 @@
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
+
+#include "kernels/common/mve_asm.h"
 #endif
 
 namespace tinyaot {
@@ -54,15 +56,17 @@ struct RowTable {
 // row: one VPT block of the compare (inside the stored table) and the
 // gather, whose lanes outside read 0. (GCC moves an intrinsic's
 // predicate through a core register, four instructions more.) The
-// destination is not the offsets' register, as a gather requires.
+// destination is not the offsets' register, as a gather requires. It reads
+// the stored table, at most kSoftmaxExpTableSize entries.
 inline int32x4_t gather_exponentials(const RowTable& t, uint32x4_t difference) {
   int32x4_t e;
-  __asm__(
-      "vpt.u32 hi, %q[entries], %q[difference]\n\t"
-      "vldrwt.u32 %q[e], [%[table], %q[difference], uxtw #2]"
-      : [e] "=&w"(e)
-      : [entries] "w"(t.entries), [difference] "w"(difference), [table] "r"(t.table)
-      : "p0");
+  MveP0 p0;
+  __asm__(TINYAOT_P0_SAVE
+          "vpt.u32 hi, %q[entries], %q[difference]\n\t"
+          "vldrwt.u32 %q[e], [%[table], %q[difference], uxtw #2]" TINYAOT_P0_RESTORE
+          : [e] "=&w"(e), TINYAOT_WRITES_P0(p0)
+          : [entries] "w"(t.entries), [difference] "w"(difference), [table] "r"(t.table),
+            "m"(*(const int32_t(*)[kSoftmaxExpTableSize])t.table));
   return e;
 }
 

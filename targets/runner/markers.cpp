@@ -1,13 +1,12 @@
 #include "markers.h"
 
 // Never inlined, cloned or folded into one function (identical code
-// folding would give the markers one address): GCC's noipa says all of
-// it; clang has no noipa, and noinline is enough there, as it merges
-// functions only when asked (-fmerge-functions). Built as the benchmarks
-// build them (-O1 and above, no frame pointer), each body is a single
-// return instruction, which the measuring script subtracts.
+// folding would give the markers one address). Each body is a single
+// return instruction, which the measuring script subtracts. GCC's noipa
+// says all of that; clang knows no noipa and neither clones nor folds
+// functions unasked, so there noinline is enough.
 #if defined(__clang__)
-#define TINYAOT_MARKER [[gnu::noinline]]
+#define TINYAOT_MARKER __attribute__((noinline))
 #else
 #define TINYAOT_MARKER [[gnu::noipa]]
 #endif

@@ -205,7 +205,7 @@ inline int32x4_t group_sums(const Reader<kLhsStrided>& lr, const int8_t* x,
     s3 = vmladavaq_s8(s3, v, rr.tail(w3, rest));
     rs = vaddvaq_s8(rs, v);
   }
-  return vaddq_n_s32(lanes_of_sums(s0, s1, s2, s3), row_term(rs, a_factor));
+  return wrapping_add_lanes(lanes_of_sums(s0, s1, s2, s3), row_term(rs, a_factor));
 }
 
 // Groups of four B vectors outside (their terms in a vector register
@@ -270,7 +270,8 @@ TINYAOT_MODE_LOOP void multiply(const BatchMatmulParams& p, const Operands& o) {
       }
       int8_t* out = out_matrix + j * out_b;
       const auto step = [&](int32x4_t sums) {
-        const int32x4_t value = requantize_mve<R>(vaddq_s32(sums, terms), multiplier, shift);
+        const int32x4_t value =
+            requantize_mve<R>(wrapping_add_lanes(sums, terms), multiplier, shift);
         if (kSwapped) {
           vstrbq_scatter_offset_p_s32(out, scatter, offset_and_clamp_mve(value, range), lanes);
         } else {
@@ -289,7 +290,7 @@ TINYAOT_MODE_LOOP void multiply(const BatchMatmulParams& p, const Operands& o) {
           int32_t sums[kSumsChunk * kBmmMveSums];
           contiguous_group_sums<kAStrided>(a_matrix + i * a_step, count, group, sums);
           for (const int32_t* s = sums; s < sums + count * kBmmMveSums; s += kBmmMveSums)
-            step(vaddq_n_s32(vldrwq_s32(s), row_term(s[4], a_factor)));
+            step(wrapping_add_lanes(vldrwq_s32(s), row_term(s[4], a_factor)));
         }
       }
     }

@@ -184,7 +184,7 @@ inline void gemm_last_channels(const Rows& rows, int32_t depth, const int8_t* we
   const ChannelQuantLanes q = load_channel_quant_x4(quant, lanes);
   rows([&](const int8_t* x) {
     const int32x4_t sums = gemm_rows_sums(x, w0, w1, w2, w2, depth, 0, 0, 0, 0);
-    output_step_mve<R>(out, vaddq_s32(sums, q.bias), q, range, lanes);
+    output_step_mve<R>(out, wrapping_add_lanes(sums, q.bias), q, range, lanes);
     out += out_step;
   });
 }
@@ -216,9 +216,9 @@ inline void gemm_rows(const GemmInput& input, int32_t depth, const int8_t* weigh
         const int8x16_t v = vldrbq_z_s8(x, lanes);
         const int32x4_t sums = lanes_of_sums(vmladavq_s8(v, w0), vmladavq_s8(v, w1),
                                              vmladavq_s8(v, w2), vmladavq_s8(v, w3));
-        vstrbq_s32(out,
-                   offset_and_clamp_mve(
-                       requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+        vstrbq_s32(out, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                               q.multiplier, q.shift),
+                                             range));
         out += channels;
       });
       continue;
@@ -228,9 +228,9 @@ inline void gemm_rows(const GemmInput& input, int32_t depth, const int8_t* weigh
     // 64k instructions more an inference, vww 63k in the loop above).
     rows([=](const int8_t* x) mutable {
       const int32x4_t sums = gemm_group_sums(x, w, blocks, rest, 0, 0, 0, 0);
-      vstrbq_s32(out,
-                 offset_and_clamp_mve(
-                     requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+      vstrbq_s32(out, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                             q.multiplier, q.shift),
+                                           range));
       out += channels;
     });
   }
@@ -251,9 +251,9 @@ inline void gemm_row(const int8_t* x, int32_t depth, const int8_t* weights,
   for (; o < grouped; o += kMveRows, weights += kMveRows * depth) {
     const ChannelQuantLanes q = load_channel_quant_x4(quant + o);
     const int32x4_t sums = gemm_group_sums(x, weights, blocks, rest, 0, 0, 0, 0);
-    vstrbq_s32(out + o,
-               offset_and_clamp_mve(
-                   requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+    vstrbq_s32(out + o, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                               q.multiplier, q.shift),
+                                             range));
   }
   if (o < channels) {
     const auto row = [x](auto&& f) { f(x); };

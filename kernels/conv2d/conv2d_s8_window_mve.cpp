@@ -440,13 +440,13 @@ inline void finish_groups(const int32_t* sums, const ChannelQuant* quant, int32_
             : "i"(kGroupBytes), "m"(TINYAOT_ASM_SPAN(ChannelQuant, quant, channels)));
     const int32x4_t multiplier = vldrwq_gather_base_s32(at, kMultiplier);
     const int32x4_t shift = vldrwq_gather_base_s32(at, kShift);
-    const int32x4_t v = vaddq_s32(vldrwq_s32(sums + o), bias);
+    const int32x4_t v = wrapping_add_lanes(vldrwq_s32(sums + o), bias);
     vstrbq_s32(out + o, offset_and_clamp_mve(requantize_mve<R>(v, multiplier, shift), range));
   }
   if (o == channels) return;
   const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(channels - o));
   const ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
-  output_step_mve<R>(out + o, vaddq_s32(vldrwq_s32(sums + o), q.bias), q, range, lanes);
+  output_step_mve<R>(out + o, wrapping_add_lanes(vldrwq_s32(sums + o), q.bias), q, range, lanes);
 }
 TINYAOT_ASM_SPANS_END
 

@@ -96,7 +96,7 @@ template <Rounding R>
 inline void finish4(int32x4_t sums, const ChannelQuant* q, int8_t* out, const OutputRangeMve& range,
                     mve_pred16_t lanes) {
   const ChannelQuantLanes c = load_channel_quant_x4(q, lanes);
-  output_step_mve<R>(out, vaddq_s32(sums, c.bias), c, range, lanes);
+  output_step_mve<R>(out, wrapping_add_lanes(sums, c.bias), c, range, lanes);
 }
 
 // What the channel loops keep in registers, copied out of the call's
@@ -121,7 +121,7 @@ inline int32x4_t add_apart_tap(int32x4_t sums, const int8_t* x, const int8_t* w,
                                mve_pred16_t lanes) {
   const int32x4_t wv = vldrbq_z_s32(w, lanes);
   if (kEdge && !k.apart_inside) return vmlaq_n_s32(sums, wv, k.zero_point);
-  return vaddq_s32(sums, vmulq_s32(vldrbq_z_s32(x + k.apart_offset, lanes), wv));
+  return wrapping_add_lanes(sums, vmulq_s32(vldrbq_z_s32(x + k.apart_offset, lanes), wv));
 }
 
 // The eight-tap sums of channels x..x+3 of a pixel (one full chunk each:
@@ -264,13 +264,14 @@ __attribute__((noinline)) void pixel_one_chunk(const int8_t* first, const Run& r
         if (kEdge && !k.apart_inside)
           sums = vmlaq_n_s32(sums, wv, k.zero_point);
         else
-          sums = vaddq_s32(sums, vmulq_s32(vldrbq_s32(apart_x), wv));
+          sums = wrapping_add_lanes(sums, vmulq_s32(vldrbq_s32(apart_x), wv));
         apart_x += 4;
       }
       // Every lane stored: no predicate (whose VMSR and VPST would cost
       // two instructions a block).
       const ChannelQuantLanes c = next_quant(quant);
-      const int32x4_t v = requantize_mve<R>(vaddq_s32(sums, c.bias), c.multiplier, c.shift);
+      const int32x4_t v =
+          requantize_mve<R>(wrapping_add_lanes(sums, c.bias), c.multiplier, c.shift);
       vstrbq_s32(out, offset_and_clamp_mve(v, range));
     }
     if (count != 0) {

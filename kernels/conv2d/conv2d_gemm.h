@@ -53,6 +53,29 @@ inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const Ou
 #endif
 }
 
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// A walk's segments, gathered once per pixel pair so that the assembly
+// block takes every segment of a channel pair in one call (a call per
+// segment costs more than a short segment's chunks save). Up to
+// kGemmSegments (a 3x3 window tap by tap, or a 4x4 one); a walk with more
+// runs a call per segment.
+constexpr int32_t kGemmSegments = 16;
+
+struct GemmSegmentList {
+  GemmSegment segments[kGemmSegments];
+  int32_t count = 0;
+
+  template <typename Walk>
+  bool gather(const Walk& walk) {
+    walk([this](const int8_t* a, const int8_t* b, int32_t length) {
+      if (count < kGemmSegments) segments[count] = {a, b, length};
+      ++count;
+    });
+    return count <= kGemmSegments;
+  }
+};
+#endif
+
 // Output pixels a and b (their output_depth values at out_a and out_b).
 template <Rounding R, typename Walk>
 inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
@@ -61,15 +84,29 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
   const int32_t channels = p.output_depth;
   const int8_t* pair = filter;
   int32_t o = 0;
-  for (; o + 1 < channels; o += 2) {
-    const auto bias0 = static_cast<uint32_t>(quant[o].bias);
-    const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
-    uint32_t acc[4] = {bias0, bias0, bias1, bias1};
+  // accumulate(acc) adds a channel pair's products over every segment.
+  const auto channel_pairs = [&](auto&& accumulate) {
+    for (; o + 1 < channels; o += 2) {
+      const auto bias0 = static_cast<uint32_t>(quant[o].bias);
+      const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
+      uint32_t acc[4] = {bias0, bias0, bias1, bias1};
+      accumulate(acc);
+      store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
+    }
+  };
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  GemmSegmentList list;
+  if (list.gather(walk)) {
+    const GemmSegment* const end = list.segments + list.count;
+    channel_pairs(
+        [&](uint32_t* acc) { pair = tinyaot_gemm_block_2x2_dsp(pair, list.segments, end, acc); });
+  }
+#endif
+  channel_pairs([&](uint32_t* acc) {
     walk([&](const int8_t* a, const int8_t* b, int32_t length) {
       pair = gemm_block_2x2(pair, a, b, length, acc);
     });
-    store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
-  }
+  });
   if (o < channels) {
     const int8_t* row = pair;
     uint32_t acc_a = 0, acc_b = 0;

@@ -53,25 +53,36 @@ inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const Ou
 #endif
 }
 
+// Adds a channel pair's products over every segment of the walk; returns
+// the pair's next weights.
+template <typename Walk>
+inline const int8_t* gemm_walk_2x2(const int8_t* pair, const Walk& walk, uint32_t* acc) {
+  walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+    pair = gemm_block_2x2(pair, a, b, length, acc);
+  });
+  return pair;
+}
+
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-// A walk's segments, gathered once per pixel pair so that the assembly
-// block takes every segment of a channel pair in one call (a call per
-// segment costs more than a short segment's chunks save). Up to
-// kGemmSegments (a 3x3 window tap by tap, or a 4x4 one); a walk with more
-// runs a call per segment.
-constexpr int32_t kGemmSegments = 16;
-
+// A walk's segments, gathered once per pixel pair on a DSP core, so that
+// the assembly block takes every segment of a channel pair in one call (a
+// call per segment costs more than a short segment's chunks save) and the
+// walk's bounds checks run once, not once per channel pair. Up to
+// kSegments: a 3x3 window tap by tap, or a 4x4 one.
 struct GemmSegmentList {
-  GemmSegment segments[kGemmSegments];
-  int32_t count = 0;
+  static constexpr int32_t kSegments = 16;
+  GemmSegment segments[kSegments];
 
+  // The list's end, or nullptr when the walk has more segments than it
+  // holds (then a call per segment, gemm_walk_2x2).
   template <typename Walk>
-  bool gather(const Walk& walk) {
-    walk([this](const int8_t* a, const int8_t* b, int32_t length) {
-      if (count < kGemmSegments) segments[count] = {a, b, length};
+  const GemmSegment* gather(const Walk& walk) {
+    int32_t count = 0;
+    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+      if (count < kSegments) segments[count] = {a, b, length};
       ++count;
     });
-    return count <= kGemmSegments;
+    return count <= kSegments ? segments + count : nullptr;
   }
 };
 #endif
@@ -82,31 +93,24 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
                                    const ChannelQuant* quant, int8_t* out_a, int8_t* out_b) {
   const OutputRange range = output_range(p);
   const int32_t channels = p.output_depth;
-  const int8_t* pair = filter;
-  int32_t o = 0;
-  // accumulate(acc) adds a channel pair's products over every segment.
-  const auto channel_pairs = [&](auto&& accumulate) {
-    for (; o + 1 < channels; o += 2) {
-      const auto bias0 = static_cast<uint32_t>(quant[o].bias);
-      const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
-      uint32_t acc[4] = {bias0, bias0, bias1, bias1};
-      accumulate(acc);
-      store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
-    }
-  };
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   GemmSegmentList list;
-  if (list.gather(walk)) {
-    const GemmSegment* const end = list.segments + list.count;
-    channel_pairs(
-        [&](uint32_t* acc) { pair = tinyaot_gemm_block_2x2_dsp(pair, list.segments, end, acc); });
-  }
+  const GemmSegment* const listed_end = list.gather(walk);
 #endif
-  channel_pairs([&](uint32_t* acc) {
-    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
-      pair = gemm_block_2x2(pair, a, b, length, acc);
-    });
-  });
+  const int8_t* pair = filter;
+  int32_t o = 0;
+  for (; o + 1 < channels; o += 2) {
+    const auto bias0 = static_cast<uint32_t>(quant[o].bias);
+    const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
+    uint32_t acc[4] = {bias0, bias0, bias1, bias1};
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    pair = listed_end != nullptr ? tinyaot_gemm_block_2x2_dsp(pair, list.segments, listed_end, acc)
+                                 : gemm_walk_2x2(pair, walk, acc);
+#else
+    pair = gemm_walk_2x2(pair, walk, acc);
+#endif
+    store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
+  }
   if (o < channels) {
     const int8_t* row = pair;
     uint32_t acc_a = 0, acc_b = 0;

@@ -53,16 +53,6 @@ inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const Ou
 #endif
 }
 
-// Adds a channel pair's products over every segment of the walk; returns
-// the pair's next weights.
-template <typename Walk>
-inline const int8_t* gemm_walk_2x2(const int8_t* pair, const Walk& walk, uint32_t* acc) {
-  walk([&](const int8_t* a, const int8_t* b, int32_t length) {
-    pair = gemm_block_2x2(pair, a, b, length, acc);
-  });
-  return pair;
-}
-
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 // A walk's segments, gathered once per pixel pair on a DSP core, so that
 // the assembly block takes every segment of a channel pair in one call (a
@@ -74,7 +64,7 @@ struct GemmSegmentList {
   GemmSegment segments[kSegments];
 
   // The list's end, or nullptr when the walk has more segments than it
-  // holds (then a call per segment, gemm_walk_2x2).
+  // holds (then a call per segment).
   template <typename Walk>
   const GemmSegment* gather(const Walk& walk) {
     int32_t count = 0;
@@ -104,11 +94,15 @@ inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, cons
     const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
     uint32_t acc[4] = {bias0, bias0, bias1, bias1};
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-    pair = listed_end != nullptr ? tinyaot_gemm_block_2x2_dsp(pair, list.segments, listed_end, acc)
-                                 : gemm_walk_2x2(pair, walk, acc);
-#else
-    pair = gemm_walk_2x2(pair, walk, acc);
+    if (listed_end != nullptr) {
+      pair = tinyaot_gemm_block_2x2_dsp(pair, list.segments, listed_end, acc);
+    } else  // the walk below, a call per segment
 #endif
+    {
+      walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+        pair = gemm_block_2x2(pair, a, b, length, acc);
+      });
+    }
     store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
   }
   if (o < channels) {

@@ -11,14 +11,15 @@
 // Returns the pair's weights after the last segment.
 //
 // Assembly because the loop needs 13 registers (four sums, three
-// pointers, four widened input halves, a weight word and its half), the
-// end of the words kept in the frame: a compiler that reserves r7 as frame
-// pointer (clang at every level, GCC at -O0 or -fno-omit-frame-pointer)
-// has 13 only with r9, and clang 14 spilled four values per chunk (30
-// instructions per 16 MACs where this loop takes 21.5). The loop never
-// touches r9 (the platform register under -ffixed-r9 or RWPI) and saves r7
-// like any callee-saved register: it is a leaf, so only a frame-pointer
-// unwinder stopped inside it would see a stale r7.
+// pointers, four widened input halves, a weight word and its half) even
+// with its end kept in the frame: every core register but r9, sp and pc.
+// A compiler that reserves r7 as frame pointer (clang at every level, GCC
+// at -O0 or -fno-omit-frame-pointer) has 13 only by taking r9, 12 under
+// -ffixed-r9, and chooses its own spills: clang 14 spilled four values
+// per chunk (30 instructions per 16 MACs where this loop takes 21.5). The
+// loop never touches r9 (the platform register under -ffixed-r9 or RWPI)
+// and saves r7 like any callee-saved register: it is a leaf, so only a
+// frame-pointer unwinder stopped inside it would see a stale r7.
 //
 // The offsets below are the one description of GemmSegment that both the
 // assembly and the C++ (static_asserts) read.

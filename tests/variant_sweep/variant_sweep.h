@@ -51,12 +51,30 @@ namespace tinyaot::sweep {
 constexpr uint64_t kDefaultSeed = 1;
 constexpr uint32_t kDefaultCases = 1000;  // per variant, each in both rounding modes
 
-// Capacities of the static buffers; the shapes drawn stay below them.
-constexpr uint32_t kMaxInputBytes = 4096;
-constexpr uint32_t kMaxFilterBytes = 4096;
-constexpr uint32_t kMaxOutputBytes = 2048;
-constexpr uint32_t kMaxChannels = 64;
+// Capacities of the static buffers; the shapes drawn stay below them. The
+// input and the scratch hold the limit cases' 64 KB operands
+// (limit_cases.h) except on the M0 board (128 KB of RAM), whose variants
+// declare no such limit.
+#if defined(__ARM_ARCH_6M__)
+constexpr uint32_t kMaxInputBytes = 16384;
 constexpr uint32_t kMaxScratchBytes = 4096;
+#else
+constexpr uint32_t kMaxInputBytes = 73728;
+constexpr uint32_t kMaxScratchBytes = 73728;  // a transposed 64 KB matrix
+#endif
+constexpr uint32_t kMaxFilterBytes = 8192;
+constexpr uint32_t kMaxOutputBytes = 8192;
+constexpr uint32_t kMaxChannels = 128;
+constexpr uint32_t kMaxPadRowBytes = 256;  // a convolution's input depth
+// Most drawn cases keep within these (the sizes of common layers, and what
+// the sweeps drew before the buffers grew), one in kLargeCaseOdds within
+// the capacities.
+constexpr uint32_t kTypicalInputBytes = 4096;
+constexpr uint32_t kTypicalFilterBytes = 4096;
+constexpr uint32_t kTypicalOutputBytes = 2048;
+constexpr uint32_t kTypicalChannels = 64;
+constexpr uint32_t kTypicalScratchBytes = 4096;
+constexpr uint32_t kLargeCaseOdds = 8;
 constexpr uint32_t kMaxColumnTerms = 512;  // int32 column terms of batch_matmul_s8_mve
 constexpr uint32_t kGuardBytes = 32;
 constexpr uint8_t kGuardPattern = 0xCD;
@@ -93,7 +111,7 @@ struct Workspace {
   alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kPlacementSlack + kGuardBytes];
   alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kPlacementSlack + kGuardBytes];
   // Zero points, for variants that read them.
-  alignas(16) int8_t pad_row[kMaxInputBytes + kPlacementSlack];
+  alignas(16) int8_t pad_row[kMaxPadRowBytes + kPlacementSlack];
   // A constant RHS's column terms, for the batch-matmul variants that take them.
   alignas(16) int32_t column_terms[kMaxColumnTerms + kPlacementSlack / sizeof(int32_t)];
 };
@@ -321,6 +339,18 @@ inline bool draw_conv2d(Random& r, Case* c) {
   return true;
 }
 
+// A depthwise case's operand sizes, from its params.
+inline void size_depthwise(Case* c) {
+  const DepthwiseConv2dParams& p = c->p.depthwise;
+  const int32_t depth = p.input_depth * p.depth_multiplier;
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
+  c->row_length = 0;  // depthwise weights are [ky][kx][channel]: nothing folds
+  c->filter_bytes = uint32_t(p.filter_h * p.filter_w * depth);
+  c->channels = uint32_t(depth);
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * depth);
+  c->input_offset = p.input_offset;
+}
+
 inline bool draw_depthwise(Random& r, Case* c) {
   DepthwiseConv2dParams& p = c->p.depthwise;
   p = DepthwiseConv2dParams{};
@@ -337,17 +367,12 @@ inline bool draw_depthwise(Random& r, Case* c) {
       !draw_axis(r, 8, p.filter_w, 3, max_dilation, true, &p.input_w, &p.stride_w, &p.dilation_w,
                  &p.pad_left, &p.output_w))
     return false;
-  p.input_depth = r.pick(kDepths);
+  // Now and then past the typical 64 channels (a large case).
+  p.input_depth = r.one_in(8) ? r.uniform(34, int32_t{kMaxChannels}) : r.pick(kDepths);
   p.input_offset = draw_input_offset(r);
   p.output_offset = draw_output_offset(r);
   draw_activation(r, &p.act_min, &p.act_max);
-  const int32_t depth = p.input_depth * p.depth_multiplier;
-  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
-  c->row_length = 0;  // depthwise weights are [ky][kx][channel]: nothing folds
-  c->filter_bytes = uint32_t(p.filter_h * p.filter_w * depth);
-  c->channels = uint32_t(depth);
-  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * depth);
-  c->input_offset = p.input_offset;
+  size_depthwise(c);
   return true;
 }
 
@@ -355,9 +380,11 @@ inline bool draw_fully_connected(Random& r, Case* c) {
   FullyConnectedParams& p = c->p.fc;
   p = FullyConnectedParams{};
   p.batches = r.uniform(1, 3);
-  p.input_depth =
-      r.one_in(2) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65}) : r.uniform(1, 80);
-  p.output_depth = r.uniform(1, 20);
+  // Now and then rows past a kilobyte and past 64 units (a large case).
+  p.input_depth = r.one_in(8)   ? r.uniform(81, 1024)
+                  : r.one_in(2) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65})
+                                : r.uniform(1, 80);
+  p.output_depth = r.one_in(8) ? r.uniform(21, int32_t{kMaxChannels}) : r.uniform(1, 20);
   p.input_offset = draw_input_offset(r);
   p.output_offset = draw_output_offset(r);
   draw_activation(r, &p.act_min, &p.act_max);
@@ -582,6 +609,31 @@ inline int32_t draw_matrix_dimension(Random& r) {
   return r.one_in(3) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33}) : r.uniform(1, 70);
 }
 
+// A batch matmul case's operand sizes, from its params; false when they
+// pass the buffers.
+inline bool size_batch_matmul(Case* c, bool constant_rhs) {
+  const BatchMatmulParams& p = c->p.bmm;
+  int64_t lhs_batches = 1, rhs_batches = 1, out_batches = 1;
+  for (int d = 0; d < 3; ++d) {
+    lhs_batches *= p.lhs_batch[d];
+    rhs_batches *= p.rhs_batch[d];
+    out_batches *= p.lhs_batch[d] > p.rhs_batch[d] ? p.lhs_batch[d] : p.rhs_batch[d];
+  }
+  const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
+  const int64_t output = out_batches * p.rows * p.cols;
+  if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
+      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
+    return false;
+  c->input_bytes = uint32_t(input);
+  c->filter_bytes = uint32_t(filter);
+  c->output_bytes = uint32_t(output);
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = p.lhs_offset;
+  c->column_terms = constant_rhs ? uint32_t(batch_matmul_column_term_count(p)) : 0;
+  return c->column_terms <= kMaxColumnTerms;
+}
+
 // BATCH_MATMUL: one to three matrices per operand, batch dimensions equal
 // or broadcast from either side; each operand depth-minor or depth-major
 // (TFLite's adj_x / adj_y); the RHS a constant (held depth-minor, as the
@@ -613,25 +665,7 @@ inline bool draw_batch_matmul(Random& r, Case* c) {
   p.multiplier = r.one_in(16) ? 0 : draw_significand(r);
   p.shift = r.one_in(8) ? r.uniform(-31, 30) : r.uniform(-14, -1);
   draw_activation(r, &p.act_min, &p.act_max);
-  int64_t lhs_batches = 1, rhs_batches = 1, out_batches = 1;
-  for (int d = 0; d < 3; ++d) {
-    lhs_batches *= p.lhs_batch[d];
-    rhs_batches *= p.rhs_batch[d];
-    out_batches *= p.lhs_batch[d] > p.rhs_batch[d] ? p.lhs_batch[d] : p.rhs_batch[d];
-  }
-  const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
-  const int64_t output = out_batches * p.rows * p.cols;
-  if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
-      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
-    return false;
-  c->input_bytes = uint32_t(input);
-  c->filter_bytes = uint32_t(filter);
-  c->output_bytes = uint32_t(output);
-  c->channels = 1;  // no per-channel constants: one unused entry
-  c->row_length = 0;
-  c->input_offset = p.lhs_offset;
-  c->column_terms = constant_rhs ? uint32_t(batch_matmul_column_term_count(p)) : 0;
-  return c->column_terms <= kMaxColumnTerms;
+  return size_batch_matmul(c, constant_rhs);
 }
 
 // SOFTMAX: rows of depth 1, around the 4- and 16-lane blocks, up to 300
@@ -639,6 +673,16 @@ inline bool draw_batch_matmul(Random& r, Case* c) {
 // the lowering makes it from beta * input scale (above 1: shift 1 to 31,
 // 30 in single rounding), mostly where models put it (scales of about
 // 1/32 to 1/2), in either rounding mode.
+// A softmax case's operand sizes, from its params.
+inline void size_softmax(Case* c) {
+  const SoftmaxParams& p = c->p.softmax.params;
+  c->input_bytes = c->output_bytes = uint32_t(p.rows * p.depth);
+  c->filter_bytes = kSoftmaxExpTableSize * sizeof(int32_t);  // cut by fill_softmax_case
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = 0;
+}
+
 inline bool draw_softmax(Random& r, Case* c) {
   SoftmaxCase& s = c->p.softmax;
   s = SoftmaxCase{};
@@ -653,11 +697,7 @@ inline bool draw_softmax(Random& r, Case* c) {
   s.shift =
       r.one_in(3) ? r.uniform(1, s.rounding == Rounding::kSingle ? 30 : 31) : r.uniform(21, 26);
   s.multiplier = draw_significand(r);
-  c->input_bytes = c->output_bytes = uint32_t(s.params.rows * depth);
-  c->filter_bytes = kSoftmaxExpTableSize * sizeof(int32_t);  // cut by fill_softmax_case
-  c->channels = 1;  // no per-channel constants: one unused entry
-  c->row_length = 0;
-  c->input_offset = 0;
+  size_softmax(c);
   return true;
 }
 
@@ -724,6 +764,11 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
 inline bool fits_workspace(const Case& c) {
   return c.input_bytes <= kMaxInputBytes && c.filter_bytes <= kMaxFilterBytes &&
          c.channels <= kMaxChannels && c.output_bytes <= kMaxOutputBytes;
+}
+
+inline bool is_typical(const Case& c) {
+  return c.input_bytes <= kTypicalInputBytes && c.filter_bytes <= kTypicalFilterBytes &&
+         c.channels <= kTypicalChannels && c.output_bytes <= kTypicalOutputBytes;
 }
 
 // Random int8 values; now and then only the extremes (the largest products).
@@ -1098,52 +1143,77 @@ inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Wo
     fold_input_offset(variant_quant, int32_t(c.channels), filter, c.row_length, c.input_offset);
 }
 
+// What became of a shape given to fill_case.
+enum class Fill : uint8_t {
+  kReady,             // the variant's case, ready to run
+  kRefused,           // the variant's validate refuses it
+  kRedraw,            // beyond the sweep's buffers, or a row the reference fails
+  kReferenceRefuses,  // the generator is wrong
+};
+
+// Fills the operands of the shape in `c` (case `index` of the variant's
+// sweep: placed as placement.h says) with draws from `r`, validates it as
+// the loader would, for the reference (which must take every shape) and
+// for the variant. Either's scratch at most `scratch_cap` bytes.
+inline Fill fill_case(const KernelDescriptor& variant, uint32_t index, Random& r, Workspace& ws,
+                      uint32_t scratch_cap, Case* c, Text* detail) {
+  const Family family = c->family;
+  const KernelDescriptor* reference = family_reference(family);
+  c->at = place_operands(index, filter_in_arena(*c), variant.word_aligned_inputs,
+                         variant.word_aligned_outputs);
+  draw_bytes(r, input_of(ws, *c), c->input_bytes);
+  draw_bytes(r, filter_of(ws, *c), c->filter_bytes);
+  ChannelQuant* quant = placed_quant(ws.quant, *c);
+  for (uint32_t o = 0; o < c->channels; ++o) quant[o] = draw_channel_quant(r);
+  if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
+  if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) return Fill::kRedraw;
+  const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
+  const Status ref_status =
+      validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
+  if (ref_status != Status::kOk) {
+    detail->text(" status ").text(status_name(ref_status));
+    return Fill::kReferenceRefuses;
+  }
+  c->variant_filter_bytes = c->filter_bytes;
+  if (family == Family::kDepthwiseConv2d)
+    c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
+  if (family == Family::kConv2d)
+    c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
+  if (family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
+    c->variant_filter_bytes = uint32_t(transpose_conv_mve_weight_bytes(c->p.tconv));
+  if (c->variant_filter_bytes > kMaxFilterBytes) return Fill::kRedraw;
+  set_variant_quant(variant, *c, ws);
+  const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
+  if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) != Status::kOk)
+    return Fill::kRefused;
+  // A tall window's im2col column may not fit the sweep's scratch: that
+  // shape is redrawn, not counted as the variant's failure.
+  if (scratch_need(variant, *c) > scratch_cap || scratch_need(*reference, *c) > scratch_cap)
+    return Fill::kRedraw;
+  const bool same_size[2] = {c->input_bytes == c->output_bytes,
+                             filter_in_arena(*c) && c->filter_bytes == c->output_bytes};
+  c->at.in_place = in_place_input(index, variant.in_place_inputs, same_size);
+  return Fill::kReady;
+}
+
 // Draws case `index` of `variant`'s sweep under `seed` into `c` and the
 // workspace: shapes are redrawn until the variant's validate takes one
 // (its case); the reference must take every shape drawn, or the generator
-// is wrong. Returns nullptr, or what went wrong.
+// is wrong. Most cases keep to the sizes of common layers (typical); one
+// in kLargeCaseOdds may fill the workspace. Returns nullptr, or what went
+// wrong.
 inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
                              Workspace& ws, Case* c, Text* detail) {
   const Family family = family_of(variant);
-  const KernelDescriptor* reference = family_reference(family);
-  if (reference == nullptr) return "no family sweep for this variant";
+  if (family_reference(family) == nullptr) return "no family sweep for this variant";
   Random r(case_seed(seed, variant.name, index));
+  const bool large = r.one_in(kLargeCaseOdds);
   for (uint32_t attempt = 0; attempt < kDrawAttempts; ++attempt) {
-    if (!draw_shape(family, r, c) || !fits_workspace(*c)) continue;
-    c->at = place_operands(index, filter_in_arena(*c), variant.word_aligned_inputs,
-                           variant.word_aligned_outputs);
-    draw_bytes(r, input_of(ws, *c), c->input_bytes);
-    draw_bytes(r, filter_of(ws, *c), c->filter_bytes);
-    ChannelQuant* quant = placed_quant(ws.quant, *c);
-    for (uint32_t o = 0; o < c->channels; ++o) quant[o] = draw_channel_quant(r);
-    if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
-    if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) continue;
-    const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
-    const Status ref_status =
-        validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
-    if (ref_status != Status::kOk) {
-      detail->text(" status ").text(status_name(ref_status));
-      return "the reference refuses a drawn case";
-    }
-    c->variant_filter_bytes = c->filter_bytes;
-    if (family == Family::kDepthwiseConv2d)
-      c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
-    if (family == Family::kConv2d)
-      c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
-    if (family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
-      c->variant_filter_bytes = uint32_t(transpose_conv_mve_weight_bytes(c->p.tconv));
-    if (c->variant_filter_bytes > kMaxFilterBytes) continue;
-    set_variant_quant(variant, *c, ws);
-    const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
-    if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) != Status::kOk)
-      continue;
-    // A tall window's im2col column may not fit the sweep's scratch: that
-    // shape is redrawn, not counted as the variant's failure.
-    if (scratch_need(variant, *c) > kMaxScratchBytes) continue;
-    const bool same_size[2] = {c->input_bytes == c->output_bytes,
-                               filter_in_arena(*c) && c->filter_bytes == c->output_bytes};
-    c->at.in_place = in_place_input(index, variant.in_place_inputs, same_size);
-    return nullptr;
+    if (!draw_shape(family, r, c) || !fits_workspace(*c) || (!large && !is_typical(*c))) continue;
+    const Fill fill = fill_case(variant, index, r, ws,
+                                large ? kMaxScratchBytes : kTypicalScratchBytes, c, detail);
+    if (fill == Fill::kReady) return nullptr;
+    if (fill == Fill::kReferenceRefuses) return "the reference refuses a drawn case";
   }
   return "no drawn shape passes the variant's validate";
 }

@@ -12,6 +12,7 @@
 
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/kernel_list.h"
+#include "tests/variant_sweep/limit_cases.h"
 #include "tinyaot/runtime.h"
 
 #if defined(__has_feature)
@@ -252,6 +253,37 @@ TEST(VariantSweep, CatchesAVariantThatAssumesAWordAlignedBase) {
   // on one pass.
   EXPECT_GE(tally.failed, 16u) << printed();
   EXPECT_LT(tally.failed, 32u) << printed();
+}
+
+// The variants' declared limits: at and near them equal to the reference,
+// one past them refused (limit_cases.h).
+TEST(VariantSweep, LimitCasesHold) {
+  uint32_t with_limits = 0;
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor& kernel = *find_kernel(id);
+    sweep::Case unused;
+    sweep::LimitCase limit{};
+    const uint32_t count = sweep::limit_case(kernel, 0, &unused, &limit);
+    if (count == 0) continue;
+    g_printed.clear();
+    const sweep::VariantTally tally = sweep::sweep_limits(kernel, kSeed, workspace(), collect);
+    EXPECT_EQ(tally.cases, count) << kernel.name;
+    EXPECT_EQ(tally.failed, 0u) << kernel.name << ":\n" << printed();
+    ++with_limits;
+  }
+  EXPECT_EQ(with_limits, 3u);  // depthwise, softmax and batch-matmul MVE
+}
+
+// A softmax variant that takes rows past its declared 8191 values (the
+// reference's validate in the MVE variant's descriptor) is caught.
+TEST(VariantSweep, CatchesAVariantPastItsLimit) {
+  KernelDescriptor lax = kernel_softmax_s8_mve;
+  lax.validate = kernel_softmax_s8_ref.validate;
+  g_printed.clear();
+  const sweep::VariantTally tally = sweep::sweep_limits(lax, kSeed, workspace(), collect);
+  EXPECT_EQ(tally.failed, 1u) << printed();
+  EXPECT_NE(printed().find("a row of 8192"), std::string::npos) << printed();
+  EXPECT_NE(printed().find("takes a case past its declared limit"), std::string::npos) << printed();
 }
 
 #if defined(TINYAOT_SWEEP_ASAN)

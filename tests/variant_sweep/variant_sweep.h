@@ -18,6 +18,9 @@
 // Operands lie at every base the loader accepts (placement.h), and the
 // variants that declare an input safe in place run with their output
 // written over it, as the planner lays such an operation out.
+// Most cases keep to the sizes of common layers, one in kLargeCaseOdds
+// takes the whole buffers; limit_cases.h adds cases at the variants'
+// declared limits.
 #pragma once
 
 #include <stdint.h>
@@ -102,11 +105,12 @@ using FenceFn = void (*)(void* begin, uint32_t bytes, bool fence);
 struct Workspace {
   FenceFn fence;
   alignas(16) int8_t input[kMaxInputBytes + kPlacementSlack];
-  alignas(16) int8_t filter[kMaxFilterBytes + kPlacementSlack];  // as the reference takes them
-  alignas(16) int8_t
-      variant_filter[kMaxFilterBytes + kPlacementSlack];               // as the variant takes them
-  alignas(16) ChannelQuant quant[kMaxChannels + kQuantSlack];          // as the reference takes it
-  alignas(16) ChannelQuant variant_quant[kMaxChannels + kQuantSlack];  // as the variant takes it
+  // Weights and per-channel constants as the reference takes them, then
+  // as the variant takes them.
+  alignas(16) int8_t filter[kMaxFilterBytes + kPlacementSlack];
+  alignas(16) int8_t variant_filter[kMaxFilterBytes + kPlacementSlack];
+  alignas(16) ChannelQuant quant[kMaxChannels + kQuantSlack];
+  alignas(16) ChannelQuant variant_quant[kMaxChannels + kQuantSlack];
   alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kPlacementSlack + kGuardBytes];
   alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kPlacementSlack + kGuardBytes];
   alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kPlacementSlack + kGuardBytes];

@@ -7,14 +7,16 @@
 //
 // Prints the seed, the on-core check of the requantization
 // (requantize_check.h; skipped with --variant), one line per variant
-// (cases run and passed) and each failing case with its shape and
-// parameters; exits 0 when every case passed, 1 otherwise, kExitUsage for
+// (cases run and passed) and one for its limit cases where it declares
+// limits (limit_cases.h; skipped with --case), and each failing case with
+// its shape and parameters; exits 0 when every case passed, 1 otherwise, kExitUsage for
 // a bad command line.
 #include <stdint.h>
 #include <string.h>
 
 #include "board.h"
 #include "semihosting.h"
+#include "tests/variant_sweep/limit_cases.h"
 #include "tests/variant_sweep/requantize_check.h"
 #include "tests/variant_sweep/softmax_reciprocal_check.h"
 #include "tests/variant_sweep/variant_sweep.h"
@@ -147,7 +149,19 @@ int main() {
     line.field("runs", tally.runs).text(tally.failed == 0 ? " ok" : " FAILED");
     board::print(line.c_str());
     ++variants;
-    if (tally.failed != 0) ++failed_variants;
+    bool failed = tally.failed != 0;
+    sweep::Case unused;
+    sweep::LimitCase limit{};
+    if (options.single_case < 0 && sweep::limit_case(kernel, 0, &unused, &limit) != 0) {
+      const sweep::VariantTally limits =
+          sweep::sweep_limits(kernel, options.seed, g_workspace, print_line);
+      sweep::Text limit_line;
+      limit_line.text("limits ").text(kernel.name).text(":").field("cases", limits.cases);
+      limit_line.field("passed", limits.passed).text(limits.failed == 0 ? " ok" : " FAILED");
+      board::print(limit_line.c_str());
+      failed = failed || limits.failed != 0;
+    }
+    if (failed) ++failed_variants;
   }
   sweep::Text summary;
   summary.text("variant-sweep:").field("variants", variants).field("failed", failed_variants);

@@ -20,7 +20,7 @@ uint32_t fnv1a_string(uint32_t hash, const char* s) {
 
 }  // namespace
 
-uint32_t abi_fingerprint(const KernelDescriptor& d) {
+TINYAOT_LOAD_TIME uint32_t abi_fingerprint(const KernelDescriptor& d) {
   uint32_t hash = 2166136261u;
   hash = fnv1a_string(hash, d.name);
   hash = fnv1a_string(hash, d.op);

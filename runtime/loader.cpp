@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tinyaot/config.h"
+#include "tinyaot/load_time.h"
 #include "tinyaot/refusal_text.h"
 #include "tinyaot/runtime.h"
 
@@ -52,7 +53,7 @@ uint32_t dtype_bytes(uint32_t dtype) {
   return 0;
 }
 
-Status check_sections(const ProgramHeader& h) {
+TINYAOT_LOAD_TIME Status check_sections(const ProgramHeader& h) {
   const uint32_t n = h.file_bytes;
   if (!section_fits(n, h.inputs_offset, h.num_inputs, sizeof(IoDesc)) ||
       !section_fits(n, h.outputs_offset, h.num_outputs, sizeof(IoDesc)) ||
@@ -74,7 +75,7 @@ Status check_sections(const ProgramHeader& h) {
   return Status::kOk;
 }
 
-Status check_target(const ProgramHeader& h, const char* model) {
+TINYAOT_LOAD_TIME Status check_target(const ProgramHeader& h, const char* model) {
   if (h.core >= static_cast<uint32_t>(Core::kCount) ||
       h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
       h.isa > static_cast<uint32_t>(core_isa(static_cast<Core>(h.core)))) {
@@ -102,7 +103,8 @@ Status check_target(const ProgramHeader& h, const char* model) {
   return Status::kOk;
 }
 
-Status check_io(const IoDesc* descs, uint32_t count, uint32_t arena_bytes, const char* kind) {
+TINYAOT_LOAD_TIME Status check_io(const IoDesc* descs, uint32_t count, uint32_t arena_bytes,
+                                  const char* kind) {
   for (uint32_t i = 0; i < count; ++i) {
     const IoDesc& d = descs[i];
     const uint32_t element_bytes = dtype_bytes(d.dtype);
@@ -139,7 +141,7 @@ uint32_t registered_id(const char* name) {
 // One operation's variant as the program recorded it (its kernel table
 // entry and operand counts) against the one this runtime registered,
 // refused in the words of `tinyaot verify --runtime` (refusal_text.h).
-Status check_operation_abi(const Program& p, uint32_t index, const char* model) {
+TINYAOT_LOAD_TIME Status check_operation_abi(const Program& p, uint32_t index, const char* model) {
   const OpRecord& op = p.ops[index];
   const AbiEntry& e = p.kernels[op.kernel];
   const KernelDescriptor* d = find_kernel(e.kernel_id);
@@ -199,7 +201,7 @@ Status check_operation_abi(const Program& p, uint32_t index, const char* model) 
   return differs ? Status::kAbiMismatch : Status::kOk;
 }
 
-Status check_abi(const Program& p, const char* model) {
+TINYAOT_LOAD_TIME Status check_abi(const Program& p, const char* model) {
   for (uint32_t i = 0; i < p.header->num_kernels; ++i) {
     if (p.kernels[i].name[kNameBytes - 1] != '\0') {
       log_message("tinyaot: kernel table entry %u has an unterminated name", i);
@@ -224,8 +226,8 @@ Status check_abi(const Program& p, const char* model) {
 
 bool in_arena(const BufferRef& ref) { return ref.region == static_cast<uint32_t>(Region::kArena); }
 
-Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable, uint32_t op_index,
-                     const char* name) {
+TINYAOT_LOAD_TIME Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable,
+                                       uint32_t op_index, const char* name) {
   if (ref.region > static_cast<uint32_t>(Region::kConstants)) {
     log_message("tinyaot: operation %u (%s): operand in unknown region %u", op_index, name,
                 ref.region);
@@ -286,7 +288,8 @@ bool share_bytes(const BufferRef& a, const BufferRef& b) {
 // safe in place lying exactly on an output (kernel_abi.h): a kernel never
 // reads bytes it has already written, nor writes one result over another.
 // Operands lie inside the arena (check_operand).
-Status check_overlap(const Program& p, uint32_t index, const KernelDescriptor& d) {
+TINYAOT_LOAD_TIME Status check_overlap(const Program& p, uint32_t index,
+                                       const KernelDescriptor& d) {
   const Operands o{p, p.ops[index]};
   for (uint32_t a = 0; a < o.count(); ++a) {
     for (uint32_t b = a + 1; b < o.count(); ++b) {
@@ -309,15 +312,15 @@ Status check_overlap(const Program& p, uint32_t index, const KernelDescriptor& d
 
 // An arena operand the variant reads or writes as 32-bit elements lies on
 // a word boundary (the arena itself is 16-byte aligned, run_program).
-Status check_word_aligned(const BufferRef& ref, bool word, uint32_t index, const char* name,
-                          Role role, uint32_t number) {
+TINYAOT_LOAD_TIME Status check_word_aligned(const BufferRef& ref, bool word, uint32_t index,
+                                            const char* name, Role role, uint32_t number) {
   if (!word || !in_arena(ref) || aligned(ref.offset, 4)) return Status::kOk;
   log_message("tinyaot: operation %u (%s): %s %u at arena offset %u is not 4-byte aligned", index,
               name, role_name(role), number, ref.offset);
   return Status::kMisaligned;
 }
 
-Status check_operation(const Program& p, uint32_t index) {
+TINYAOT_LOAD_TIME Status check_operation(const Program& p, uint32_t index) {
   const ProgramHeader& h = *p.header;
   const OpRecord& op = p.ops[index];  // its kernel index and ABI: check_abi
   const AbiEntry& entry = p.kernels[op.kernel];
@@ -384,7 +387,8 @@ bool runtime_accepts_any_isa() { return kAcceptsAnyIsa; }
 IsaClass runtime_isa() { return kRuntimeIsa; }
 uint32_t runtime_context_bytes() { return sizeof(Program) + kMaxOperands * sizeof(Operand); }
 
-Status load_program(const void* data, uint32_t bytes, Program* program, const char* model) {
+TINYAOT_LOAD_TIME Status load_program(const void* data, uint32_t bytes, Program* program,
+                                      const char* model) {
   if (data == nullptr || program == nullptr) return Status::kNullArgument;
   memset(program, 0, sizeof(*program));
   const auto* base = static_cast<const uint8_t*>(data);

@@ -1,11 +1,12 @@
 // Reference table lookup.
 #include "kernels/activation/activation.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const LutParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1 || p.size < 1) return Status::kBadParams;
   const auto size = static_cast<uint32_t>(p.size);

@@ -22,6 +22,7 @@
 #include "kernels/common/output_step_mve.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -29,8 +30,8 @@ namespace {
 // The family's checks, the variant's case, and the column terms: present
 // only with a constant RHS held depth-minor, and equal to the terms of
 // its values (checked here once, so the kernel trusts them).
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if ((num_inputs != 2 && num_inputs != 3) || num_outputs != 1) return Status::kBadParams;
   const auto& p = *static_cast<const BatchMatmulParams*>(raw);
   const Status status = validate_batch_matmul_operands(p, inputs, outputs);

@@ -17,13 +17,15 @@
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/gemm_blocks.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // The drivers' output step takes precomputed rescales only
 // (has_fast_rescale): every variant that runs them refuses any other
 // channel with this in its validate, after the family's checks.
-inline Status validate_gemm_quant(const Conv2dParams& p, const OperandView* inputs) {
+TINYAOT_LOAD_TIME inline Status validate_gemm_quant(const Conv2dParams& p,
+                                                    const OperandView* inputs) {
   return is_fast_channel_quant_operand(inputs[2], p.output_depth) ? Status::kOk
                                                                   : Status::kBadParams;
 }

@@ -29,6 +29,7 @@
 #include "kernels/conv2d/conv2d_gemm.h"
 #include "kernels/conv2d/window_mve_layout.h"
 #include "kernels/conv2d/window_mve_pair.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -36,8 +37,8 @@ namespace {
 constexpr int32_t kChunkGroups = kWindowMveChunkGroups;
 
 // The family's checks on the model's weight count, then the layout's size.
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   if (num_inputs != 3 || !is_conv2d_window_mve_case(p)) return Status::kBadParams;
   if (inputs[1].bytes != window_mve_weight_bytes(p)) return Status::kBadParams;

@@ -6,14 +6,15 @@
 
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // One spatial axis of a convolution window. Taps are computed as
 // out * stride - pad + tap * dilation; with pad >= 0 and the largest such
 // sum within int32, no intermediate overflows.
-inline bool is_window_axis(int32_t input, int32_t filter, int32_t output, int32_t stride,
-                           int32_t dilation, int32_t pad) {
+TINYAOT_LOAD_TIME inline bool is_window_axis(int32_t input, int32_t filter, int32_t output,
+                                             int32_t stride, int32_t dilation, int32_t pad) {
   if (input < 1 || filter < 1 || output < 1 || stride < 1 || dilation < 1 || pad < 0) return false;
   int64_t reach, taps;
   if (!checked_mul(int64_t{output} - 1, stride, &reach) ||
@@ -46,7 +47,7 @@ inline int64_t window_reach(int32_t input, int32_t filter, int32_t output, int32
 // reference. Padding makes the plane a little larger than the input; only
 // an input within a few percent of 2 GiB is refused for it.
 template <typename Params>
-inline bool is_window_2d(const Params& p, int32_t depth) {
+TINYAOT_LOAD_TIME inline bool is_window_2d(const Params& p, int32_t depth) {
   if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
       !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left) ||
       depth < 1)

@@ -3,12 +3,13 @@
 #include <string.h>
 
 #include "kernels/copy/copy.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const CopyParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1 || p.bytes < 1) return Status::kBadParams;
   if (inputs[0].bytes != static_cast<uint32_t>(p.bytes) ||

@@ -12,16 +12,16 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_mve_layout.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs, the weights taking
 // `weight_bytes` bytes each; the reference kernel's validate is exactly
 // this with 1.
-inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
-                                                 const OperandView* inputs, uint32_t num_inputs,
-                                                 const OperandView* outputs, uint32_t num_outputs,
-                                                 int32_t weight_bytes = 1) {
+TINYAOT_LOAD_TIME inline Status validate_depthwise_conv2d_operands(
+    const DepthwiseConv2dParams& p, const OperandView* inputs, uint32_t num_inputs,
+    const OperandView* outputs, uint32_t num_outputs, int32_t weight_bytes = 1) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
   if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
@@ -47,21 +47,21 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
 // The fast variants' output step takes precomputed rescales only
 // (has_fast_rescale): their validate refuses any other channel with this,
 // after the family's checks.
-inline Status validate_fast_depthwise_quant(const DepthwiseConv2dParams& p,
-                                            const OperandView* inputs) {
+TINYAOT_LOAD_TIME inline Status validate_fast_depthwise_quant(const DepthwiseConv2dParams& p,
+                                                              const OperandView* inputs) {
   const int64_t channels = int64_t{p.input_depth} * p.depth_multiplier;
   return is_fast_channel_quant_operand(inputs[2], channels) ? Status::kOk : Status::kBadParams;
 }
 
 // The common MobileNet block: one 3x3 filter per channel, adjacent taps.
-inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
   return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 && p.dilation_h == 1 &&
          p.dilation_w == 1;
 }
 
 // Whether every window of an axis (depthwise_window.h) holds 2 or 3 taps.
-inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad, int32_t size,
-                                int32_t filter, int32_t dilation) {
+TINYAOT_LOAD_TIME inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad,
+                                                  int32_t size, int32_t filter, int32_t dilation) {
   for (int32_t i = 0; i < outputs; ++i) {
     const int32_t taps = tap_range(i * stride - pad, size, filter, dilation).count;
     if (taps < 2 || taps > 3) return false;
@@ -73,7 +73,7 @@ inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad, in
 // 2 or 3 taps each way (kws's and vww's depthwise layers), which
 // depthwise_conv2d_s8_dsp_3x3 serves with only those loops. Each output
 // row and column is checked once: O(output_h + output_w).
-inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
   return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 &&
          axis_windows_2_or_3(p.output_h, p.stride_h, p.pad_top, p.input_h, 3, p.dilation_h) &&
          axis_windows_2_or_3(p.output_w, p.stride_w, p.pad_left, p.input_w, 3, p.dilation_w);
@@ -101,7 +101,7 @@ constexpr int32_t kDepthwiseDspMaxTaps = 49;
 
 // The general DSP variant's case: a filter of at most kDepthwiseDspMaxTaps
 // taps, any stride, padding, dilation and multiplier.
-inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
   return int64_t{p.filter_h} * p.filter_w <= kDepthwiseDspMaxTaps;
 }
 

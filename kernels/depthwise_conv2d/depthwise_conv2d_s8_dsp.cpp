@@ -32,6 +32,7 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 #include "kernels/depthwise_conv2d/depthwise_dsp_pixels.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
@@ -41,8 +42,8 @@
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
@@ -51,8 +52,9 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   return validate_fast_depthwise_quant(p, inputs);
 }
 
-Status validate_3x3(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                    const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_3x3(const void* raw, const OperandView* inputs,
+                                      uint32_t num_inputs, const OperandView* outputs,
+                                      uint32_t num_outputs) {
   const Status status = validate(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_depthwise_dsp_3x3_case(*static_cast<const DepthwiseConv2dParams*>(raw))
@@ -400,15 +402,22 @@ struct FullRows {
   int32_t first, end;
 };
 
+// Row oy's window starts at oy * stride_h - pad_top and its last tap lies
+// (filter_h - 1) * dilation_h further on: whole when it starts at 0 or
+// later and ends inside the input. Both bounds grow with oy, so the rows
+// form one range, found without walking them.
 inline FullRows full_rows(const DepthwiseConv2dParams& p) {
-  FullRows r = {p.output_h, p.output_h};
-  for (int32_t oy = 0; oy < p.output_h; ++oy)
-    if (tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h).count ==
-        p.filter_h) {
-      if (r.first == p.output_h) r.first = oy;
-      r.end = oy + 1;
-    }
-  return r;
+  const FullRows none = {p.output_h, p.output_h};
+  const int64_t last_start = int64_t{p.input_h} - 1 - int64_t{p.filter_h - 1} * p.dilation_h;
+  if (last_start < 0) return none;
+  const uint32_t stride = u(p.stride_h);
+  const uint32_t first = divide_up(u(p.pad_top), stride);
+  // last_start + pad_top < 2^32: both are below 2^31.
+  const uint32_t end = static_cast<uint32_t>(last_start + p.pad_top) / stride + 1;
+  const int32_t rows = p.output_h;
+  const int32_t first_row = first < u(rows) ? static_cast<int32_t>(first) : rows;
+  const int32_t end_row = end < u(rows) ? static_cast<int32_t>(end) : rows;
+  return first_row < end_row ? FullRows{first_row, end_row} : none;
 }
 
 // Every output pixel of one block, column by column: the rows at the top
@@ -513,12 +522,12 @@ __attribute__((noinline)) void each_block_column(const DepthwiseConv2dParams& p,
 #endif
 
 // The channels past the last group, their outputs past the last
-// multiplier group: one output at a time, pixel by pixel. Out of line and
-// one for both descriptors: a rare path, not where the time goes.
+// multiplier group: one output at a time, pixel by pixel. One for both
+// descriptors: a rare path, not where the time goes.
 template <Rounding R>
-__attribute__((noinline)) void single_outputs(const DepthwiseConv2dParams& p, const int8_t* input,
-                                              const int8_t* filter, const ChannelQuant* quant,
-                                              int8_t* output, const Walk& walk) {
+TINYAOT_RARE_PATH void single_outputs(const DepthwiseConv2dParams& p, const int8_t* input,
+                                      const int8_t* filter, const ChannelQuant* quant,
+                                      int8_t* output, const Walk& walk) {
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);
   const int32_t depth = p.input_depth, multiplier = p.depth_multiplier;
   const int32_t grouped = l.groups * kDepthwiseDspGroup;
@@ -547,8 +556,8 @@ __attribute__((noinline)) void single_outputs(const DepthwiseConv2dParams& p, co
 }
 
 template <Rounding R, typename Shape>
-TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
-                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
+TINYAOT_SETUP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
+                            const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
   const int32_t multiplier = p.depth_multiplier;
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);

@@ -2,12 +2,13 @@
 // and the output (the compiler requires it), the larger or smaller raw
 // int8 value is the answer, exactly as TFLite Micro computes it.
 #include "kernels/elementwise/elementwise.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MinMaxParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   return validate_broadcast(p.shape, inputs[0].bytes, inputs[1].bytes, outputs[0].bytes);

@@ -1,12 +1,13 @@
 // Reference int8 -> float32 DEQUANTIZE: TFLite Micro's Dequantize, one
 // float multiply of the exact integer difference.
 #include "kernels/quantize/quantize_common.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), outputs[0].bytes,
                                   inputs[0].bytes);

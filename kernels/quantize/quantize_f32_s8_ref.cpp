@@ -1,6 +1,7 @@
 // Reference float32 -> int8 QUANTIZE: TFLite Micro's AffineQuantize,
 // round(x / scale) with the division in float and ties away from zero.
 #include "kernels/quantize/quantize_common.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -27,8 +28,8 @@ inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
   return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
 }
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), inputs[0].bytes,
                                   outputs[0].bytes);

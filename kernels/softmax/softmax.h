@@ -61,7 +61,9 @@ static_assert(kSoftmaxMveMaxDepth == (int32_t{1} << (kSoftmaxSumIntegerBits + 1)
 #define TINYAOT_SOFTMAX_TEXT_(x) #x
 #define TINYAOT_SOFTMAX_TEXT(x) TINYAOT_SOFTMAX_TEXT_(x)  // the bound in a signature
 
-inline bool is_softmax_mve_case(const SoftmaxParams& p) { return p.depth <= kSoftmaxMveMaxDepth; }
+TINYAOT_LOAD_TIME inline bool is_softmax_mve_case(const SoftmaxParams& p) {
+  return p.depth <= kSoftmaxMveMaxDepth;
+}
 
 // MVE (softmax_s8_mve.cpp): the reference's arithmetic, the maximum 16
 // values a step and the table read four values a step by gathers; rows of

@@ -20,6 +20,7 @@
 #include "kernels/common/fixed_point.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/softmax/softmax_mve_reciprocal.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
@@ -161,8 +162,8 @@ Status run(const KernelArgs& args) { return kernel_softmax_s8_ref.run(args); }
 
 #endif
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status =
       kernel_softmax_s8_ref.validate(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;

@@ -5,12 +5,13 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/softmax/softmax.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const SoftmaxParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   int64_t size;

@@ -24,12 +24,13 @@
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "kernels/transpose_conv/transpose_conv_checks.h"
 #include "kernels/transpose_conv/transpose_conv_mve_layout.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeConvParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   const TransposeConvSizes sizes = transpose_conv_sizes(p);

@@ -6,6 +6,7 @@
 #include "kernels/common/validate.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "kernels/transpose_conv/transpose_conv_checks.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -15,8 +16,8 @@ int64_t output_elements(const TransposeConvParams& p) {
   return checked_elements(dims, 4);
 }
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeConvParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   const TransposeConvSizes sizes = transpose_conv_sizes(p);

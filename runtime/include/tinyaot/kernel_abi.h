@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "tinyaot/load_time.h"
 #include "tinyaot/status.h"
 #include "tinyaot/target.h"
 

@@ -97,14 +97,14 @@ void print_problem(const char* what, const char* detail) {
 bool parse_options() {
   if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) return false;
   char* cursor = g_command_line;
-  runner::next_token(&cursor);  // the firmware's path
-  for (char* token = runner::next_token(&cursor); token != nullptr;
-       token = runner::next_token(&cursor)) {
+  semihosting::next_token(&cursor);  // the firmware's path
+  for (char* token = semihosting::next_token(&cursor); token != nullptr;
+       token = semihosting::next_token(&cursor)) {
     if (strcmp(token, "--verbose") == 0 || strcmp(token, "--self-test") == 0) {
       (token[2] == 'v' ? g_options.verbose : g_options.self_test) = true;
       continue;
     }
-    char* value = runner::next_token(&cursor);
+    char* value = semihosting::next_token(&cursor);
     bool ok = value != nullptr;
     if (!ok) {
     } else if (strcmp(token, "--corpus") == 0) {
@@ -112,13 +112,13 @@ bool parse_options() {
     } else if (strcmp(token, "--save") == 0) {
       g_options.save = value;
     } else if (strcmp(token, "--seed") == 0) {
-      ok = runner::parse_unsigned(value, &g_options.seed);
+      ok = semihosting::parse_unsigned(value, &g_options.seed);
     } else if (strcmp(token, "--first") == 0) {
-      ok = runner::parse_unsigned(value, &g_options.first);
+      ok = semihosting::parse_unsigned(value, &g_options.first);
     } else if (strcmp(token, "--count") == 0) {
-      ok = runner::parse_unsigned(value, &g_options.count);
+      ok = semihosting::parse_unsigned(value, &g_options.count);
     } else if (strcmp(token, "--budget") == 0) {
-      ok = runner::parse_unsigned(value, &g_options.budget) && g_options.budget != 0 &&
+      ok = semihosting::parse_unsigned(value, &g_options.budget) && g_options.budget != 0 &&
            g_options.budget <= 0xffffffffu;
     } else {
       ok = false;

@@ -36,15 +36,15 @@ bool add_file(const char** list, uint32_t* count, const char* path) {
 // Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
 // in place.
 bool parse_arguments(char* cursor, CommandLine* line) {
-  while (char* token = next_token(&cursor)) {
+  while (char* token = semihosting::next_token(&cursor)) {
     bool ok = true;
     if (strcmp(token, "--batch") == 0 && line->batch == nullptr) {
-      line->batch = next_token(&cursor);
+      line->batch = semihosting::next_token(&cursor);
       ok = line->batch != nullptr;
     } else if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
-      ok = add_file(line->inputs, &line->num_inputs, next_token(&cursor));
+      ok = add_file(line->inputs, &line->num_inputs, semihosting::next_token(&cursor));
     } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
-      ok = add_file(line->outputs, &line->num_outputs, next_token(&cursor));
+      ok = add_file(line->outputs, &line->num_outputs, semihosting::next_token(&cursor));
     } else if (token[0] != '-' && line->program == nullptr) {
       line->program = token;
     } else {
@@ -59,28 +59,6 @@ bool parse_arguments(char* cursor, CommandLine* line) {
 }
 
 }  // namespace
-
-char* next_token(char** cursor) {
-  char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (*p == '\0') return nullptr;
-  char* token = p;
-  while (*p != '\0' && *p != ' ') ++p;
-  if (*p == ' ') *p++ = '\0';
-  *cursor = p;
-  return token;
-}
-
-bool parse_unsigned(const char* text, uint64_t* value) {
-  if (text == nullptr || *text == '\0') return false;
-  uint64_t v = 0;
-  for (; *text != '\0'; ++text) {
-    if (*text < '0' || *text > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(*text - '0');
-  }
-  *value = v;
-  return true;
-}
 
 uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
   const int32_t handle = semihosting::open(path, semihosting::kModeWriteBinary);
@@ -103,7 +81,7 @@ bool parse_command_line(CommandLine* line) {
     return false;
   }
   char* cursor = g_command_line;
-  next_token(&cursor);  // the kernel (firmware) path QEMU puts first
+  semihosting::next_token(&cursor);  // the kernel (firmware) path QEMU puts first
   if (!parse_arguments(cursor, line)) return false;
   if (line->batch != nullptr &&
       (line->program != nullptr || line->num_inputs != 0 || line->num_outputs != 0)) {

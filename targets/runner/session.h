@@ -26,11 +26,6 @@ struct CommandLine {
   uint32_t num_outputs = 0;
 };
 
-// Command-line tokens: splits in place at spaces and returns the next token
-// (nullptr at the end); parses a decimal number (false if `text` is not one).
-char* next_token(char** cursor);
-bool parse_unsigned(const char* text, uint64_t* value);
-
 // Reads the semihosting command line; prints why and returns false if it
 // is malformed.
 bool parse_command_line(CommandLine* line);

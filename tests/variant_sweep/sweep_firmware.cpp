@@ -38,39 +38,17 @@ struct Options {
   int64_t single_case = -1;       // only this case
 };
 
-bool parse_number(const char* text, uint64_t* value) {
-  if (text == nullptr || *text == '\0') return false;
-  uint64_t v = 0;
-  for (; *text != '\0'; ++text) {
-    if (*text < '0' || *text > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(*text - '0');
-  }
-  *value = v;
-  return true;
-}
-
-// Splits in place at spaces; returns the next token or nullptr.
-char* next_token(char** cursor) {
-  char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (*p == '\0') return nullptr;
-  char* token = p;
-  while (*p != '\0' && *p != ' ') ++p;
-  if (*p == ' ') *p++ = '\0';
-  *cursor = p;
-  return token;
-}
-
 bool parse_options(Options* options) {
   if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) return false;
   char* cursor = g_command_line;
-  next_token(&cursor);  // the kernel's path
-  for (char* token = next_token(&cursor); token != nullptr; token = next_token(&cursor)) {
-    char* value = next_token(&cursor);
+  semihosting::next_token(&cursor);  // the kernel's path
+  for (char* token = semihosting::next_token(&cursor); token != nullptr;
+       token = semihosting::next_token(&cursor)) {
+    char* value = semihosting::next_token(&cursor);
     uint64_t number = 0;
     if (strcmp(token, "--variant") == 0 && value != nullptr) {
       options->variant = value;
-    } else if (!parse_number(value, &number)) {
+    } else if (!semihosting::parse_unsigned(value, &number)) {
       return false;
     } else if (strcmp(token, "--seed") == 0) {
       options->seed = number;

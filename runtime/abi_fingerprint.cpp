@@ -20,13 +20,20 @@ uint32_t fnv1a_string(uint32_t hash, const char* s) {
 
 }  // namespace
 
-uint32_t abi_fingerprint(const KernelDescriptor& d) {
+TINYAOT_LOAD_TIME uint32_t abi_fingerprint(const KernelDescriptor& d) {
   uint32_t hash = 2166136261u;
   hash = fnv1a_string(hash, d.name);
   hash = fnv1a_string(hash, d.op);
-  const uint32_t numbers[] = {d.version,       d.params_bytes, d.min_inputs,
-                              d.max_inputs,    d.num_outputs,  static_cast<uint32_t>(d.isa),
-                              d.signature.hash};
+  const uint32_t numbers[] = {d.version,
+                              d.params_bytes,
+                              d.min_inputs,
+                              d.max_inputs,
+                              d.num_outputs,
+                              static_cast<uint32_t>(d.isa),
+                              d.signature.hash,
+                              d.in_place_inputs,
+                              d.word_aligned_inputs,
+                              d.word_aligned_outputs};
   return fnv1a(hash, numbers, sizeof(numbers));
 }
 

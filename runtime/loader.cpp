@@ -1,9 +1,11 @@
 // The loader: every claim a program makes is checked here, before anything
 // runs, so that a program that loads cannot make a kernel touch memory
-// outside its operands.
+// outside its operands, write over bytes it still reads, read a word off
+// its boundary, or form an index past its type (docs/architecture.md).
 #include <string.h>
 
 #include "tinyaot/config.h"
+#include "tinyaot/load_time.h"
 #include "tinyaot/refusal_text.h"
 #include "tinyaot/runtime.h"
 
@@ -51,7 +53,7 @@ uint32_t dtype_bytes(uint32_t dtype) {
   return 0;
 }
 
-Status check_sections(const ProgramHeader& h) {
+TINYAOT_LOAD_TIME Status check_sections(const ProgramHeader& h) {
   const uint32_t n = h.file_bytes;
   if (!section_fits(n, h.inputs_offset, h.num_inputs, sizeof(IoDesc)) ||
       !section_fits(n, h.outputs_offset, h.num_outputs, sizeof(IoDesc)) ||
@@ -73,7 +75,7 @@ Status check_sections(const ProgramHeader& h) {
   return Status::kOk;
 }
 
-Status check_target(const ProgramHeader& h, const char* model) {
+TINYAOT_LOAD_TIME Status check_target(const ProgramHeader& h, const char* model) {
   if (h.core >= static_cast<uint32_t>(Core::kCount) ||
       h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
       h.isa > static_cast<uint32_t>(core_isa(static_cast<Core>(h.core)))) {
@@ -101,7 +103,8 @@ Status check_target(const ProgramHeader& h, const char* model) {
   return Status::kOk;
 }
 
-Status check_io(const IoDesc* descs, uint32_t count, uint32_t arena_bytes, const char* kind) {
+TINYAOT_LOAD_TIME Status check_io(const IoDesc* descs, uint32_t count, uint32_t arena_bytes,
+                                  const char* kind) {
   for (uint32_t i = 0; i < count; ++i) {
     const IoDesc& d = descs[i];
     const uint32_t element_bytes = dtype_bytes(d.dtype);
@@ -138,7 +141,7 @@ uint32_t registered_id(const char* name) {
 // One operation's variant as the program recorded it (its kernel table
 // entry and operand counts) against the one this runtime registered,
 // refused in the words of `tinyaot verify --runtime` (refusal_text.h).
-Status check_operation_abi(const Program& p, uint32_t index, const char* model) {
+TINYAOT_LOAD_TIME Status check_operation_abi(const Program& p, uint32_t index, const char* model) {
   const OpRecord& op = p.ops[index];
   const AbiEntry& e = p.kernels[op.kernel];
   const KernelDescriptor* d = find_kernel(e.kernel_id);
@@ -198,7 +201,7 @@ Status check_operation_abi(const Program& p, uint32_t index, const char* model) 
   return differs ? Status::kAbiMismatch : Status::kOk;
 }
 
-Status check_abi(const Program& p, const char* model) {
+TINYAOT_LOAD_TIME Status check_abi(const Program& p, const char* model) {
   for (uint32_t i = 0; i < p.header->num_kernels; ++i) {
     if (p.kernels[i].name[kNameBytes - 1] != '\0') {
       log_message("tinyaot: kernel table entry %u has an unterminated name", i);
@@ -221,33 +224,103 @@ Status check_abi(const Program& p, const char* model) {
   return first;
 }
 
-Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable, uint32_t op_index,
-                     const char* name) {
+bool in_arena(const BufferRef& ref) { return ref.region == static_cast<uint32_t>(Region::kArena); }
+
+TINYAOT_LOAD_TIME Status check_operand(const ProgramHeader& h, const BufferRef& ref, bool writable,
+                                       uint32_t op_index, const char* name) {
   if (ref.region > static_cast<uint32_t>(Region::kConstants)) {
     log_message("tinyaot: operation %u (%s): operand in unknown region %u", op_index, name,
                 ref.region);
     return Status::kOperandOutOfBounds;
   }
-  const bool in_arena = ref.region == static_cast<uint32_t>(Region::kArena);
-  if (writable && !in_arena) {
+  const bool arena = in_arena(ref);
+  if (writable && !arena) {
     log_message("tinyaot: operation %u (%s): output or scratch is not in the arena", op_index,
                 name);
     return Status::kOperandNotWritable;
   }
-  const uint32_t limit = in_arena ? h.arena_bytes : h.constants_bytes;
+  const uint32_t limit = arena ? h.arena_bytes : h.constants_bytes;
   if (static_cast<uint64_t>(ref.offset) + ref.bytes > limit) {
     log_message("tinyaot: operation %u (%s): operand [%u, +%u) outside the %s (%u bytes)", op_index,
-                name, ref.offset, ref.bytes, in_arena ? "arena" : "constants", limit);
+                name, ref.offset, ref.bytes, arena ? "arena" : "constants", limit);
     return Status::kOperandOutOfBounds;
   }
-  if (!in_arena && !aligned(ref.offset, 4)) {
+  if (!arena && !aligned(ref.offset, 4)) {
     log_message("tinyaot: operation %u (%s): constant operand not 4-byte aligned", op_index, name);
     return Status::kMisaligned;
   }
   return Status::kOk;
 }
 
-Status check_operation(const Program& p, uint32_t index) {
+// An operation's operands as the checks below name them: inputs, then
+// outputs, then its scratch.
+enum class Role : uint8_t { kInput, kOutput, kScratch };
+
+const char* role_name(Role role) {
+  return role == Role::kInput ? "input" : role == Role::kOutput ? "output" : "scratch";
+}
+
+struct Operands {
+  const Program& p;
+  const OpRecord& op;
+  uint32_t count() const { return static_cast<uint32_t>(op.num_inputs) + op.num_outputs + 1; }
+  Role role(uint32_t i) const {
+    return i < op.num_inputs ? Role::kInput : i + 1 < count() ? Role::kOutput : Role::kScratch;
+  }
+  // Its number among those of its role.
+  uint32_t number(uint32_t i) const {
+    const Role r = role(i);
+    return r == Role::kInput ? i : r == Role::kOutput ? i - op.num_inputs : 0;
+  }
+  BufferRef ref(uint32_t i) const {
+    return i + 1 < count() ? p.operands[op.first_operand + i] : op.scratch;
+  }
+};
+
+bool share_bytes(const BufferRef& a, const BufferRef& b) {
+  return in_arena(a) && in_arena(b) && a.bytes != 0 && b.bytes != 0 &&
+         uint64_t{a.offset} < uint64_t{b.offset} + b.bytes &&
+         uint64_t{b.offset} < uint64_t{a.offset} + a.bytes;
+}
+
+// No two arena operands of an operation share a byte when one of them is
+// written (an output or the scratch), except an input the variant declares
+// safe in place lying exactly on an output (kernel_abi.h): a kernel never
+// reads bytes it has already written, nor writes one result over another.
+// Operands lie inside the arena (check_operand).
+TINYAOT_LOAD_TIME Status check_overlap(const Program& p, uint32_t index,
+                                       const KernelDescriptor& d) {
+  const Operands o{p, p.ops[index]};
+  for (uint32_t a = 0; a < o.count(); ++a) {
+    for (uint32_t b = a + 1; b < o.count(); ++b) {
+      const BufferRef x = o.ref(a), y = o.ref(b);
+      // Two inputs are both only read.
+      if (o.role(b) == Role::kInput || !share_bytes(x, y)) continue;
+      const bool in_place = o.role(a) == Role::kInput && o.role(b) == Role::kOutput &&
+                            (d.in_place_inputs & operand_bit(a)) != 0 && x.offset == y.offset &&
+                            x.bytes == y.bytes;
+      if (in_place) continue;
+      log_message(
+          "tinyaot: operation %u (%s): %s %u [%u, +%u) overlaps %s %u [%u, +%u) in the arena",
+          index, d.name, role_name(o.role(a)), o.number(a), x.offset, x.bytes, role_name(o.role(b)),
+          o.number(b), y.offset, y.bytes);
+      return Status::kOperandsOverlap;
+    }
+  }
+  return Status::kOk;
+}
+
+// An arena operand the variant reads or writes as 32-bit elements lies on
+// a word boundary (the arena itself is 16-byte aligned, run_program).
+TINYAOT_LOAD_TIME Status check_word_aligned(const BufferRef& ref, bool word, uint32_t index,
+                                            const char* name, Role role, uint32_t number) {
+  if (!word || !in_arena(ref) || aligned(ref.offset, 4)) return Status::kOk;
+  log_message("tinyaot: operation %u (%s): %s %u at arena offset %u is not 4-byte aligned", index,
+              name, role_name(role), number, ref.offset);
+  return Status::kMisaligned;
+}
+
+TINYAOT_LOAD_TIME Status check_operation(const Program& p, uint32_t index) {
   const ProgramHeader& h = *p.header;
   const OpRecord& op = p.ops[index];  // its kernel index and ABI: check_abi
   const AbiEntry& entry = p.kernels[op.kernel];
@@ -268,7 +341,12 @@ Status check_operation(const Program& p, uint32_t index) {
   for (uint32_t i = 0; i < total; ++i) {
     const BufferRef& ref = p.operands[op.first_operand + i];
     const bool is_output = i >= op.num_inputs;
-    const Status s = check_operand(h, ref, is_output, index, d.name);
+    Status s = check_operand(h, ref, is_output, index, d.name);
+    if (s != Status::kOk) return s;
+    const uint32_t number = is_output ? i - op.num_inputs : i;
+    const uint16_t words = is_output ? d.word_aligned_outputs : d.word_aligned_inputs;
+    s = check_word_aligned(ref, (words & operand_bit(number)) != 0, index, d.name,
+                           is_output ? Role::kOutput : Role::kInput, number);
     if (s != Status::kOk) return s;
     const bool constant = ref.region == static_cast<uint32_t>(Region::kConstants);
     const OperandView view{constant ? p.constants + ref.offset : nullptr, ref.bytes};
@@ -279,10 +357,13 @@ Status check_operation(const Program& p, uint32_t index) {
     }
   }
   if (op.scratch.bytes != 0) {
-    const Status s = check_operand(h, op.scratch, true, index, d.name);
+    Status s = check_operand(h, op.scratch, true, index, d.name);
     if (s != Status::kOk) return s;
-    if (!aligned(op.scratch.offset, 4)) return Status::kMisaligned;
+    if (s = check_word_aligned(op.scratch, true, index, d.name, Role::kScratch, 0);
+        s != Status::kOk)
+      return s;
   }
+  if (const Status s = check_overlap(p, index, d); s != Status::kOk) return s;
   const void* params = p.params + op.params_offset;
   if (d.validate(params, inputs, op.num_inputs, outputs, op.num_outputs) != Status::kOk) {
     log_message("tinyaot: operation %u (%s): parameters or constants out of range for its operands",
@@ -306,7 +387,8 @@ bool runtime_accepts_any_isa() { return kAcceptsAnyIsa; }
 IsaClass runtime_isa() { return kRuntimeIsa; }
 uint32_t runtime_context_bytes() { return sizeof(Program) + kMaxOperands * sizeof(Operand); }
 
-Status load_program(const void* data, uint32_t bytes, Program* program, const char* model) {
+TINYAOT_LOAD_TIME Status load_program(const void* data, uint32_t bytes, Program* program,
+                                      const char* model) {
   if (data == nullptr || program == nullptr) return Status::kNullArgument;
   memset(program, 0, sizeof(*program));
   const auto* base = static_cast<const uint8_t*>(data);

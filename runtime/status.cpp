@@ -2,6 +2,8 @@
 
 #include <stdarg.h>
 
+#include "tinyaot/load_time.h"
+
 namespace tinyaot {
 namespace {
 
@@ -31,7 +33,7 @@ struct Writer {
 
 }  // namespace
 
-const char* status_text(Status status) {
+TINYAOT_LOAD_TIME const char* status_text(Status status) {
   switch (status) {
 #define TINYAOT_STATUS_TEXT(name, text) \
   case Status::name:                    \
@@ -44,7 +46,7 @@ const char* status_text(Status status) {
 
 void set_log_hook(LogHook hook) { g_log_hook = hook; }
 
-void log_message(const char* format, ...) {
+TINYAOT_LOAD_TIME void log_message(const char* format, ...) {
   if (g_log_hook == nullptr) return;
   char buffer[256];
   Writer w{buffer, sizeof(buffer), 0};

@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libcli11-dev nlohmann-json3-dev python3
   libonnx-dev libprotobuf-dev  # the ONNX importer: ONNX's protobuf messages, checker, shape inference
   libonnx-testdata             # ONNX's own node tests (tests/onnx_node_test.cpp)
+  python3-onnx python3-numpy  # tests/onnx_ops builds single-operator ONNX graphs (not torch)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
   arduino-builder  # the Arduino IDE 1.8 sketch builder: tests/export/arduino builds an export with it
 )
@@ -29,10 +30,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The independent oracle (tfjs-tflite), pinned by tests/oracle/package-lock.json.
+# The independent oracles (tfjs-tflite, onnxruntime-web), pinned by
+# tests/oracle/package-lock.json.
 if [ ! -f tests/oracle/node_modules/.package-lock.json ] ||
    ! cmp -s tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json; then
-  echo "setup: installing the tfjs-tflite oracle (npm ci)"
+  echo "setup: installing the tfjs-tflite and onnxruntime-web oracles (npm ci)"
   npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error
   cp tests/oracle/package-lock.json tests/oracle/node_modules/.package-lock-copy.json
 fi
@@ -60,7 +62,9 @@ echo "setup: building the CLI and the example's model writer (build/, release, g
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc \
   -DCMAKE_CXX_COMPILER=g++ -DTINYAOT_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j2 --target tinyaot tinyaot_example_model
+echo "setup: build/ took $SECONDS s since setup began"
 echo "setup: building the test tree (build-tests/, clang, with ASan and UBSan)"
 cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DTINYAOT_SANITIZE=ON -DTINYAOT_FUZZ=ON -DTINYAOT_WERROR=ON >/dev/null
 cmake --build build-tests -j2
+echo "setup: build-tests/ done, $SECONDS s since setup began"

@@ -19,6 +19,7 @@
 #include "compiler/import/tflite_importer.h"
 #include "kernels/common/validate.h"
 #include "support/subprocess.h"
+#include "support/tao_editor.h"
 #include "support/test_support.h"
 #include "tflite_schema_generated.h"
 
@@ -106,51 +107,6 @@ Bytes flip_bytes(Bytes bytes, std::mt19937& rng) {
   for (int n = count(rng); n > 0; --n) bytes[where(rng)] ^= static_cast<uint8_t>(value(rng));
   return bytes;
 }
-
-// Reads and patches the fixed-layout structs of a .tao program.
-struct TaoEditor {
-  Bytes bytes;
-
-  ProgramHeader header() const {
-    ProgramHeader h;
-    std::memcpy(&h, bytes.data(), sizeof(h));
-    return h;
-  }
-  template <typename T>
-  T get(size_t offset) const {
-    T value;
-    std::memcpy(&value, bytes.data() + offset, sizeof(T));
-    return value;
-  }
-  template <typename T>
-  void set(size_t offset, const T& value) {
-    std::memcpy(bytes.data() + offset, &value, sizeof(T));
-  }
-  template <typename T>
-  void edit(size_t offset, const std::function<void(T&)>& change) {
-    T value = get<T>(offset);
-    change(value);
-    set(offset, value);
-  }
-  void edit_header(const std::function<void(ProgramHeader&)>& change) {
-    edit<ProgramHeader>(0, change);
-  }
-  size_t input_at(uint32_t i) const { return header().inputs_offset + i * sizeof(IoDesc); }
-  size_t output_at(uint32_t i) const { return header().outputs_offset + i * sizeof(IoDesc); }
-  size_t op_at(uint32_t i) const { return header().ops_offset + i * sizeof(OpRecord); }
-  size_t operand_at(uint32_t i) const { return header().operands_offset + i * sizeof(BufferRef); }
-  size_t kernel_at(uint32_t i) const { return header().kernels_offset + i * sizeof(AbiEntry); }
-  OpRecord op(uint32_t i) const { return get<OpRecord>(op_at(i)); }
-  AbiEntry kernel(uint32_t i) const { return get<AbiEntry>(kernel_at(i)); }
-
-  // Recomputes the CRC so the loader's structural checks see the edit.
-  void fix_checksum() {
-    if (bytes.size() < sizeof(ProgramHeader)) return;
-    const uint32_t n = std::min<uint32_t>(header().file_bytes, static_cast<uint32_t>(bytes.size()));
-    const uint32_t crc = program_checksum(bytes.data(), n);
-    set(offsetof(ProgramHeader, checksum), crc);
-  }
-};
 
 // Unpacks a model with the schema's object API, lets `change` edit it and
 // packs it again.
@@ -752,7 +708,7 @@ TEST_F(BadProgram, StructuralDamageGivesDistinctStatus) {
        operand_edit(out0, [&](BufferRef& r) { r.offset = h.arena_bytes - 1; }),
        "outside the arena"},
       {"output smaller than the params say", Status::kBadParams,
-       operand_edit(out0, [](BufferRef& r) { r.bytes += 1; }), "parameters"},
+       operand_edit(out0, [](BufferRef& r) { r.bytes -= 1; }), "parameters"},
       {"scratch outside the arena", Status::kOperandOutOfBounds, op_edit([&](OpRecord& o) {
          o.scratch = {0, h.arena_bytes, 16};
        }),

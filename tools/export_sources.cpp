@@ -32,7 +32,8 @@ bool compile_time_only(const std::string& text) {
 // What the runtime's kernel sources define for other files to use: each
 // variant's descriptor ("const KernelDescriptor kernel_<name> = {", the form
 // every family uses) and each function a kernels/ header declares (such as
-// a family's shared validate), by the file defining it.
+// a family's shared validate), by the file defining it; a declaration may
+// start with an attribute macro (TINYAOT_LOAD_TIME, tinyaot/load_time.h).
 struct Definitions {
   std::map<std::string, fs::path> variants;  // variant name -> file
   std::map<std::string, fs::path> symbols;   // kernel_<name>, function name -> file
@@ -40,7 +41,8 @@ struct Definitions {
 
 Definitions kernel_definitions(const fs::path& root) {
   static const std::regex descriptor(R"(const KernelDescriptor kernel_(\w+) = \{)");
-  static const std::regex function(R"(^[A-Za-z_][\w:<>]*[ *&]+(\w+)\()", std::regex::multiline);
+  static const std::regex function(R"(^(?:TINYAOT_[A-Z_]+ )?[A-Za-z_][\w:<>]*[ *&]+(\w+)\()",
+                                   std::regex::multiline);
   std::set<std::string> declared;
   std::vector<std::pair<fs::path, std::string>> sources;
   for (const auto& entry : fs::recursive_directory_iterator(root / "kernels")) {

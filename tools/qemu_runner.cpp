@@ -100,8 +100,11 @@ int spawn(const std::vector<std::string>& args, std::string* captured) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::vector<std::string> tool_command(const std::string& core, const std::string& program) {
-  return {tool_path(), "--core", core, "--opt", "2", "--build-root", build_root(), program};
+std::vector<std::string> tool_command(const std::string& core, const std::string& program,
+                                      const std::string& compiler = "gcc") {
+  std::vector<std::string> command = {tool_path(), "--core", core, "--opt", "2"};
+  command.insert(command.end(), {"--compiler", compiler, "--build-root", build_root(), program});
+  return command;
 }
 
 void check_paths(const std::vector<std::string>& paths) {
@@ -160,8 +163,9 @@ struct TempDir {
 // One measured run of tinyaot-qemu: its JSON (with "segments" when
 // per_op: the profiling firmware).
 nlohmann::json measure(const std::string& core, const std::string& program,
-                       const std::vector<std::string>& inputs, bool per_op) {
-  std::vector<std::string> args = tool_command(core, program);
+                       const std::vector<std::string>& inputs, bool per_op,
+                       const std::string& compiler) {
+  std::vector<std::string> args = tool_command(core, program, compiler);
   args.insert(args.begin() + 1, "--measure");
   if (per_op) args.insert(args.begin() + 2, "--per-op");
   for (const std::string& f : inputs) args.insert(args.end(), {"--input", f});
@@ -227,7 +231,7 @@ int do_bench(const BenchArgs& a) {
   }
   check_paths(inputs);
   check_paths({a.program});
-  const nlohmann::json m = measure(core, a.program, inputs, false);
+  const nlohmann::json m = measure(core, a.program, inputs, false, a.compiler);
   const auto& flash = m.at("flash_bytes");
   const auto& ram = m.at("ram_bytes");
   const uint64_t instructions = m.at("instructions_mean").get<uint64_t>();
@@ -240,7 +244,7 @@ int do_bench(const BenchArgs& a) {
   PerOpProfile profile;
   if (a.per_op)
     profile = per_op_profile(program_report(read_file(a.program)),
-                             measure(core, a.program, inputs, true), m);
+                             measure(core, a.program, inputs, true, a.compiler), m);
   if (a.json) {
     nlohmann::json r = {{"program", a.program},
                         {"on", "qemu:cortex-" + core},

@@ -1,6 +1,7 @@
 // Running and measuring programs on emulated Cortex-M cores: the CLI's
 // `--on qemu:<core>` hands the work to tools/qemu/tinyaot-qemu (firmware
-// built at -O2 under <build>/arm, QEMU 7.2 boards as in targets/README.md).
+// built at -O2 under <build>/arm, by arm-none-eabi-gcc unless a bench asks
+// for clang; QEMU 7.2 boards as in targets/README.md).
 #pragma once
 
 #include <string>
@@ -21,7 +22,8 @@ struct BenchArgs {
   std::string program, on;
   std::vector<std::string> inputs;
   bool json = false;
-  bool per_op = false;  // also count each operation (tools/per_op.h)
+  bool per_op = false;           // also count each operation (tools/per_op.h)
+  std::string compiler = "gcc";  // that builds the firmware: gcc or clang
 };
 
 // Counts instructions per inference and sizes flash and RAM; prints a

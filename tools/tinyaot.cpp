@@ -301,6 +301,11 @@ int main(int argc, char** argv) {
                   "also count each operation's instructions (a second run, on a firmware that "
                   "marks the operations): MACs, instructions per MAC and share, in execution "
                   "order");
+  bench
+      ->add_option("--compiler", bench_args.compiler,
+                   "compiler of the firmware (-O2): gcc (arm-none-eabi-gcc) or clang")
+      ->check(CLI::IsMember({"gcc", "clang"}))
+      ->capture_default_str();
 
   ReportArgs report_args;
   auto* report = app.add_subcommand("report", "Show a program's memory plan and operations");

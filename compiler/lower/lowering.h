@@ -72,11 +72,6 @@ struct LoweredOp {
   std::vector<LoweredOperand> inputs;
   std::vector<int32_t> outputs;  // graph tensor ids
   uint32_t scratch_bytes = 0;    // from the variant's own size function
-  // An input whose bytes the output may take over when this operation is
-  // that input's last reader: the kernel reads element i of it no later than
-  // it writes element i of the output, and the two are the same size. -1
-  // when no input qualifies.
-  int32_t in_place_input = -1;
   // When not empty, input i may live at byte input_slices[i] of the output:
   // the producers then write straight into the output and this operation
   // has nothing left to do (concatenation along the outermost axis).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "tinyaot/kernel_abi.h"
+
 namespace tinyaot {
 namespace {
 
@@ -10,6 +12,22 @@ std::set<int32_t> storages_of(const Graph& g, const std::vector<int32_t>& ids) {
   std::set<int32_t> out;
   for (int32_t id : ids) out.insert(g.storage_of(id));
   return out;
+}
+
+// The input tensor whose bytes op's output may take over: the first its
+// variant declares safe in place (KernelDescriptor::in_place_inputs, what
+// the loader allows) with as many elements as the output; -1 when none.
+int32_t in_place_candidate(const Graph& g, const LoweredOp& op) {
+  const KernelDescriptor* kernel = find_kernel(static_cast<uint32_t>(op.kernel));
+  if (kernel == nullptr || op.outputs.size() != 1) return -1;
+  const int64_t elements = g.tensors[static_cast<size_t>(op.outputs[0])].num_elements();
+  for (size_t k = 0; k < op.inputs.size(); ++k) {
+    const int32_t tensor = op.inputs[k].tensor;
+    if ((kernel->in_place_inputs & operand_bit(static_cast<uint32_t>(k))) == 0 || tensor < 0)
+      continue;
+    if (g.tensors[static_cast<size_t>(tensor)].num_elements() == elements) return tensor;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -99,10 +117,7 @@ void place_in_place_outputs(Compilation& c) {
 
   for (size_t i = 0; i < c.ops.size(); ++i) {
     const LoweredOp& op = c.ops[i];
-    if (op.in_place_input < 0 || static_cast<size_t>(op.in_place_input) >= op.inputs.size() ||
-        op.outputs.size() != 1)
-      continue;
-    const int32_t tensor = op.inputs[static_cast<size_t>(op.in_place_input)].tensor;
+    const int32_t tensor = in_place_candidate(g, op);
     if (tensor < 0) continue;
     const int32_t input = g.storage_of(tensor);
     const int32_t output = g.storage_of(op.outputs[0]);

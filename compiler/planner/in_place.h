@@ -1,6 +1,7 @@
 // Buffers that share bytes on purpose, decided before offsets are assigned:
 // concatenation inputs written straight into their slices of the output,
-// and element-wise outputs written over an input they are the last user of.
+// and outputs written over an input they are the last user of where the
+// variant declares that input safe in place (element-wise operators).
 // The planner then sees one buffer per group, so both lower the bound.
 #pragma once
 
@@ -16,7 +17,8 @@ namespace tinyaot {
 void place_concatenation_slices(Compilation& c);
 
 // c.placement for the current schedule: the slice placements, plus every
-// element-wise output that can take over its in-place input's bytes.
+// output that can take over the bytes of an input its variant declares
+// safe in place (KernelDescriptor::in_place_inputs).
 void place_in_place_outputs(Compilation& c);
 
 // The storage tensor whose buffer holds `storage`, adding to *offset where

@@ -142,7 +142,6 @@ LoweredOp lower_lut(const Operation& op, const UnaryOperands& operands,
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_values(std::vector<int8_t>(table.begin(), table.end()))};
   lowered.outputs = {op.outputs[0]};
-  lowered.in_place_input = 0;  // out[i] = table[in[i]]
   return lowered;
 }
 

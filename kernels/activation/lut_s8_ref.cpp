@@ -1,11 +1,12 @@
 // Reference table lookup.
 #include "kernels/activation/activation.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const LutParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1 || p.size < 1) return Status::kBadParams;
   const auto size = static_cast<uint32_t>(p.size);
@@ -28,7 +29,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_lut_s8_ref = {
     "lut_s8_ref",
     "lut",
-    1,
+    2,
     sizeof(LutParams),
     2,
     2,
@@ -38,6 +39,7 @@ const KernelDescriptor kernel_lut_s8_ref = {
     run,
     validate,
     nullptr,
+    operand_bit(0),  // out[i] = table[in[i]]: the output may lie on the input
 };
 
 }  // namespace tinyaot

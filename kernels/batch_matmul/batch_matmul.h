@@ -42,8 +42,9 @@ uint32_t batch_matmul_s8_ref_scratch_bytes(const BatchMatmulParams& params);
 
 // Every variant's checks of the params and of the LHS, RHS and output
 // operands' sizes (inputs[0..1], outputs[0]).
-Status validate_batch_matmul_operands(const BatchMatmulParams& params, const OperandView* inputs,
-                                      const OperandView* outputs);
+TINYAOT_LOAD_TIME Status validate_batch_matmul_operands(const BatchMatmulParams& params,
+                                                        const OperandView* inputs,
+                                                        const OperandView* outputs);
 
 // Operands: lhs s8 [lhs_batch..., rows, depth] (or [..., depth, rows]),
 // rhs s8 [rhs_batch..., cols, depth] (or [..., depth, cols]) -> output s8

@@ -6,8 +6,9 @@
 // of the same loop), plus the RHS column's term
 // (stored by the compiler for a constant RHS, else summed once per matrix
 // and group of four columns). Four output columns per LHS-row load: per 16
-// values one LHS vector, four RHS vectors, four VMLADAVA; the last depth %
-// 16 in one pass predicated by VCTP (masked lanes read nothing and give
+// values one LHS vector, four RHS vectors, four VMLADAVA (in assembly,
+// batch_matmul_mve_sums.S, where the four are contiguous); the last depth
+// % 16 in one pass predicated by VCTP (masked lanes read nothing and give
 // 0). A depth-major operand (TFLite's adj_x, or an RHS activation without
 // adj_y) is read in place: two VLDRB.S16 gathers (even and odd k, 16-bit
 // offsets) narrowed into one vector by VMOVNB/VMOVNT, where the reference
@@ -15,11 +16,13 @@
 // through the vector output step (output_step_mve.h), a short last group
 // of columns stored under a VCTP32 predicate.
 #include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/batch_matmul/batch_matmul_mve_sums.h"
 #include "kernels/batch_matmul/batch_matmul_terms.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/output_step_mve.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -27,8 +30,8 @@ namespace {
 // The family's checks, the variant's case, and the column terms: present
 // only with a constant RHS held depth-minor, and equal to the terms of
 // its values (checked here once, so the kernel trusts them).
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if ((num_inputs != 2 && num_inputs != 3) || num_outputs != 1) return Status::kBadParams;
   const auto& p = *static_cast<const BatchMatmulParams*>(raw);
   const Status status = validate_batch_matmul_operands(p, inputs, outputs);
@@ -137,114 +140,51 @@ __attribute__((noinline)) int32_t group_term(const Reader<kStrided>& read, const
                               static_cast<uint32_t>(constant));
 }
 
-// The block's 16 LHS values in v times the next 16 of four RHS columns
-// (one VLDRB and one VMLADAVA each), and their sum for the RHS offset's
-// share: the text both block loops below share.
-#define TINYAOT_BMM_FOUR_COLUMNS        \
-  "vldrb.8 %q[a], [%[w0]], #16\n\t"     \
-  "vmladava.s8 %[s0], %q[v], %q[a]\n\t" \
-  "vldrb.8 %q[a], [%[w1]], #16\n\t"     \
-  "vmladava.s8 %[s1], %q[v], %q[a]\n\t" \
-  "vldrb.8 %q[a], [%[w2]], #16\n\t"     \
-  "vmladava.s8 %[s2], %q[v], %q[a]\n\t" \
-  "vldrb.8 %q[a], [%[w3]], #16\n\t"     \
-  "vmladava.s8 %[s3], %q[v], %q[a]\n\t" \
-  "vaddva.s8 %[rs], %q[v]\n\t"
-
-// The whole blocks of a depth-minor RHS in assembly: GCC 12 keeps one
-// of the five pointers on the stack (two more instructions a block); here
-// eleven a block under WLS/LE, the sums in even registers ("Te", as
-// VMLADAVA and VADDVA require). It only reads memory; "memory" stands for
-// the five operands' extent, which one "m" operand each would not name.
-inline void contiguous_blocks(const int8_t*& x, const int8_t*& w0, const int8_t*& w1,
-                              const int8_t*& w2, const int8_t*& w3, int32_t blocks, int32_t& s0,
-                              int32_t& s1, int32_t& s2, int32_t& s3, int32_t& rs) {
-  int8x16_t v, a;
-  __asm__(
-      "wls lr, %[n], 2f\n"
-      "1:\n\t"
-      "vldrb.8 %q[v], [%[x]], #16\n\t" TINYAOT_BMM_FOUR_COLUMNS
-      "le lr, 1b\n"
-      "2:"
-      : [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [s0] "+Te"(s0),
-        [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3), [rs] "+Te"(rs), [v] "=&w"(v), [a] "=&w"(a)
-      : [n] "r"(blocks)
-      : "lr", "memory");
+// What the assembly reads for a group of four contiguous B vectors w0..w3
+// (a gathered A's walk with them).
+template <bool kAStrided>
+inline BmmMveGroup bmm_group(const Reader<kAStrided>& ar, int32_t a_step, const int8_t* w0,
+                             const int8_t* w1, const int8_t* w2, const int8_t* w3, int32_t blocks,
+                             int32_t rest) {
+  BmmMveGroup g;
+  g.w[0] = w0;
+  g.w[1] = w1;
+  g.w[2] = w2;
+  g.w[3] = w3;
+  g.blocks = blocks;
+  g.rest = rest;
+  g.a_step = a_step;
+  g.advance = ar.advance;
+  if constexpr (kAStrided) {
+    g.even = ar.even;
+    g.odd = ar.odd;
+  }
+  return g;
 }
 
-// The same with a depth-major LHS (TFLite's adj_x) row read by the two
-// gathers of Reader<true>: fifteen instructions a block, one register
-// for the LHS step.
-inline void gathered_lhs_blocks(const int8_t*& x, const Reader<true>& lr, const int8_t*& w0,
-                                const int8_t*& w1, const int8_t*& w2, const int8_t*& w3,
-                                int32_t blocks, int32_t& s0, int32_t& s1, int32_t& s2, int32_t& s3,
-                                int32_t& rs) {
-  int8x16_t v, a;
-  int16x8_t t;
-  // The count in LR itself: with the step, 13 core registers otherwise.
-  register int32_t count __asm__("lr") = blocks;
-  __asm__(
-      "wls lr, %[n], 2f\n"
-      "1:\n\t"
-      "vldrb.s16 %q[t], [%[x], %q[even]]\n\t"
-      "vmovnb.i16 %q[v], %q[t]\n\t"
-      "vldrb.s16 %q[t], [%[x], %q[odd]]\n\t"
-      "vmovnt.i16 %q[v], %q[t]\n\t"
-      "add %[x], %[x], %[step]\n\t" TINYAOT_BMM_FOUR_COLUMNS
-      "le lr, 1b\n"
-      "2:"
-      : [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [s0] "+Te"(s0),
-        [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3), [rs] "+Te"(rs), [v] "=&w"(v), [a] "=&w"(a),
-        [t] "=&w"(t), [n] "+r"(count)
-      : [step] "r"(lr.advance), [even] "w"(lr.even), [odd] "w"(lr.odd)
-      : "memory");
-}
-#undef TINYAOT_BMM_FOUR_COLUMNS
-
-// The last depth % 16 values of a depth-minor RHS against the LHS tail v
-// (its masked lanes 0): each column's load predicated by one VCTP8, in
-// assembly as GCC 12 reloads the predicate and sets it before every load.
-inline void tail_of_columns(int8x16_t v, const int8_t* w0, const int8_t* w1, const int8_t* w2,
-                            const int8_t* w3, int32_t rest, int32_t& s0, int32_t& s1, int32_t& s2,
-                            int32_t& s3, int32_t& rs) {
-  int8x16_t a;
-  __asm__(
-      "vctp.8 %[rest]\n\t"
-      "vpst\n\t"
-      "vldrbt.8 %q[a], [%[w0]]\n\t"
-      "vmladava.s8 %[s0], %q[v], %q[a]\n\t"
-      "vpst\n\t"
-      "vldrbt.8 %q[a], [%[w1]]\n\t"
-      "vmladava.s8 %[s1], %q[v], %q[a]\n\t"
-      "vpst\n\t"
-      "vldrbt.8 %q[a], [%[w2]]\n\t"
-      "vmladava.s8 %[s2], %q[v], %q[a]\n\t"
-      "vpst\n\t"
-      "vldrbt.8 %q[a], [%[w3]]\n\t"
-      "vmladava.s8 %[s3], %q[v], %q[a]\n\t"
-      "vaddva.s8 %[rs], %q[v]"
-      : [s0] "+Te"(s0), [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3), [rs] "+Te"(rs), [a] "=&w"(a)
-      : [v] "w"(v), [w0] "r"(w0), [w1] "r"(w1), [w2] "r"(w2), [w3] "r"(w3), [rest] "r"(rest)
-      : "p0", "memory");
+// The sums of `count` A vectors against one group of four contiguous B
+// vectors (batch_matmul_mve_sums.S), kBmmMveSums words each.
+template <bool kAStrided>
+inline void contiguous_group_sums(const int8_t* a, int32_t count, const BmmMveGroup& group,
+                                  int32_t* sums) {
+  if constexpr (kAStrided) {
+    tinyaot_bmm_mve_gathered_sums(a, count, &group, sums);
+  } else {
+    tinyaot_bmm_mve_sums(a, count, &group, sums);
+  }
 }
 
-// One vector x of operand A (an LHS row; with a depth-major RHS, an RHS
-// column) against four of operand B (RHS columns; LHS rows) w0..w3: the
-// raw sums plus `a_factor` times the sum of x.
+// A vectors a call of the assembly takes (their sums on the stack).
+constexpr int32_t kSumsChunk = 16;
+
+// One vector x of operand A against four of operand B (RHS columns; LHS
+// rows), depth-major B: the raw sums plus `a_factor` times the sum of x.
 template <bool kLhsStrided, bool kRhsStrided>
 inline int32x4_t group_sums(const Reader<kLhsStrided>& lr, const int8_t* x,
                             const Reader<kRhsStrided>& rr, const int8_t* w0, const int8_t* w1,
                             const int8_t* w2, const int8_t* w3, int32_t blocks, int32_t rest,
                             int32_t a_factor) {
   int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, rs = 0;
-  if constexpr (!kRhsStrided) {
-    if constexpr (kLhsStrided) {
-      gathered_lhs_blocks(x, lr, w0, w1, w2, w3, blocks, s0, s1, s2, s3, rs);
-    } else {
-      contiguous_blocks(x, w0, w1, w2, w3, blocks, s0, s1, s2, s3, rs);
-    }
-    blocks = 0;
-  }
   for (int32_t b = blocks; b > 0; --b) {
     const int8x16_t v = lr.block(x);
     s0 = vmladavaq_s8(s0, v, rr.block(w0));
@@ -258,9 +198,7 @@ inline int32x4_t group_sums(const Reader<kLhsStrided>& lr, const int8_t* x,
     w2 += rr.advance;
     w3 += rr.advance;
   }
-  if (!kRhsStrided && rest != 0) {
-    tail_of_columns(lr.tail(x, rest), w0, w1, w2, w3, rest, s0, s1, s2, s3, rs);
-  } else if (rest != 0) {
+  if (rest != 0) {
     const int8x16_t v = lr.tail(x, rest);
     s0 = vmladavaq_s8(s0, v, rr.tail(w0, rest));
     s1 = vmladavaq_s8(s1, v, rr.tail(w1, rest));
@@ -268,7 +206,7 @@ inline int32x4_t group_sums(const Reader<kLhsStrided>& lr, const int8_t* x,
     s3 = vmladavaq_s8(s3, v, rr.tail(w3, rest));
     rs = vaddvaq_s8(rs, v);
   }
-  return vaddq_n_s32(lanes_of_sums(s0, s1, s2, s3), row_term(rs, a_factor));
+  return wrapping_add_lanes(lanes_of_sums(s0, s1, s2, s3), row_term(rs, a_factor));
 }
 
 // Groups of four B vectors outside (their terms in a vector register
@@ -279,13 +217,14 @@ inline int32x4_t group_sums(const Reader<kLhsStrided>& lr, const int8_t* x,
 // stored `cols` apart by one scatter. The offsets' share: a_factor times
 // the sum of each A vector (summed in its loop), b_factor times that of
 // each B vector plus lo * depth * ro (or a constant RHS's stored terms).
+// With contiguous B vectors the A vectors go to the assembly a chunk at a
+// time, their sums kept on the stack for the output steps.
 template <Rounding R, bool kAStrided, bool kBStrided, bool kSwapped>
 TINYAOT_MODE_LOOP void multiply(const BatchMatmulParams& p, const Operands& o) {
   const OutputRangeMve range = output_range_mve(output_range(p));
   const ChannelQuant q = make_channel_quant(0, p.multiplier, p.shift);
   const int32x4_t multiplier = vdupq_n_s32(q.multiplier), shift = vdupq_n_s32(q.shift);
   const int32_t blocks = p.depth / kBlock, rest = p.depth % kBlock;
-  // In locals: the assembly's "memory" clobber would reload them from p.
   const int32_t rows = p.rows, cols = p.cols;
   const int32_t lhs_matrix = rows * p.depth, rhs_matrix = p.depth * cols;
   // Element steps between LHS rows and between RHS columns.
@@ -331,15 +270,28 @@ TINYAOT_MODE_LOOP void multiply(const BatchMatmulParams& p, const Operands& o) {
         terms = vdupq_n_s32(shared);
       }
       int8_t* out = out_matrix + j * out_b;
-      const int8_t* x = a_matrix;
-      for (int32_t i = a_count; i > 0; --i, x += a_step, out += out_a) {
-        const int32x4_t sums =
-            group_sums<kAStrided, kBStrided>(ar, x, br, w0, w1, w2, w3, blocks, rest, a_factor);
-        const int32x4_t value = requantize_mve<R>(vaddq_s32(sums, terms), multiplier, shift);
+      const auto step = [&](int32x4_t sums) {
+        const int32x4_t value =
+            requantize_mve<R>(wrapping_add_lanes(sums, terms), multiplier, shift);
         if (kSwapped) {
           vstrbq_scatter_offset_p_s32(out, scatter, offset_and_clamp_mve(value, range), lanes);
         } else {
           store_output_mve(out, value, range, lanes);
+        }
+        out += out_a;
+      };
+      if constexpr (kBStrided) {
+        const int8_t* x = a_matrix;
+        for (int32_t i = a_count; i > 0; --i, x += a_step)
+          step(group_sums<kAStrided, kBStrided>(ar, x, br, w0, w1, w2, w3, blocks, rest, a_factor));
+      } else {
+        const BmmMveGroup group = bmm_group(ar, a_step, w0, w1, w2, w3, blocks, rest);
+        for (int32_t i = 0; i < a_count; i += kSumsChunk) {
+          const int32_t count = a_count - i < kSumsChunk ? a_count - i : kSumsChunk;
+          int32_t sums[kSumsChunk * kBmmMveSums];
+          contiguous_group_sums<kAStrided>(a_matrix + i * a_step, count, group, sums);
+          for (const int32_t* s = sums; s < sums + count * kBmmMveSums; s += kBmmMveSums)
+            step(wrapping_add_lanes(vldrwq_s32(s), row_term(s[4], a_factor)));
         }
       }
     }

@@ -5,6 +5,7 @@
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -26,8 +27,9 @@ int32_t output_batch(const BatchMatmulParams& p, int d) {
 
 }  // namespace
 
-Status validate_batch_matmul_operands(const BatchMatmulParams& p, const OperandView* inputs,
-                                      const OperandView* outputs) {
+TINYAOT_LOAD_TIME Status validate_batch_matmul_operands(const BatchMatmulParams& p,
+                                                        const OperandView* inputs,
+                                                        const OperandView* outputs) {
   int64_t lhs_matrix, rhs_matrix, out_matrix;
   if (!matrix_sizes(p, &lhs_matrix, &rhs_matrix, &out_matrix)) return Status::kBadParams;
   int32_t out_batch[3];
@@ -59,8 +61,8 @@ Status validate_batch_matmul_operands(const BatchMatmulParams& p, const OperandV
 
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   return validate_batch_matmul_operands(*static_cast<const BatchMatmulParams*>(raw), inputs,
                                         outputs);

@@ -14,6 +14,7 @@
 
 #include "kernels/batch_matmul/batch_matmul.h"
 #include "kernels/common/quant.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -54,7 +55,7 @@ constexpr int32_t kBatchMatmulMaxGatherStep = 4369;
 // shift and a multiplier >= 0, has_fast_rescale), depth-major operands
 // within the gathers' reach. Backs the variant's validate and the
 // lowering's choice alike.
-inline bool batch_matmul_mve_applies(const BatchMatmulParams& p) {
+TINYAOT_LOAD_TIME inline bool batch_matmul_mve_applies(const BatchMatmulParams& p) {
   if (!has_fast_rescale(make_channel_quant(0, p.multiplier, p.shift))) return false;
   if (p.lhs_layout == MatrixLayout::kDepthMajor && p.rows > kBatchMatmulMaxGatherStep) return false;
   return p.rhs_layout != MatrixLayout::kDepthMajor || p.cols <= kBatchMatmulMaxGatherStep;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "kernels/common/gemm_mve_layout.h"
+#include "kernels/common/mve_asm.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/output_step_mve.h"
 #include "kernels/common/quant.h"
@@ -53,9 +54,11 @@ using GemmRange = OutputRange;
 inline GemmRange gemm_range(const OutputRange& r) { return r; }
 #endif
 
-// Calls f(x) for each input row, in output order.
+// Calls f(x) for each input row, in output order (the rows' steps by
+// value: through a reference, GCC 12's row loops cost vww 39k instructions
+// more).
 template <typename F>
-inline void for_each_input_row(const GemmInput& in, F&& f) {
+inline void for_each_input_row(const GemmInput in, F&& f) {
   const int8_t* row = in.first;
   for (int32_t i = in.outer; i > 0; --i, row += in.outer_step) {
     const int8_t* x = row;
@@ -70,10 +73,15 @@ inline void for_each_input_row(const GemmInput& in, F&& f) {
 // assembly: GCC 12 computes the loop count from the pointers' range (five
 // instructions a call) and adds the weight pointer apart from its loads;
 // here one LE loop of ten instructions a block, the VMLADAVA sums in even
-// registers ("Te"), two vector registers; the tail's loads predicated
-// (masked lanes read nothing and load 0), its rows `rest` apart.
+// registers ("Te"), two vector registers. The loop reads 16 bytes of x and
+// 64 of w a block, a count known only at run time (TINYAOT_ASM_SPAN). The
+// tail's loads are predicated (masked lanes read nothing and load 0), its
+// rows `rest` apart: at most one block of x and four rows of 15 bytes of w
+// (with intrinsics GCC 12 puts a VPST before each load and keeps less in
+// registers around them: kws 34k instructions more an inference).
 // gemm_group_accumulate adds them to four sums kept in core registers
 // (several input rows into one group's sums: transpose_conv_s8_mve's taps).
+TINYAOT_ASM_SPANS_BEGIN
 __attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x, const int8_t* w,
                                                                  int32_t blocks, int32_t rest,
                                                                  int32_t& s0, int32_t& s1,
@@ -96,34 +104,37 @@ __attribute__((always_inline)) inline void gemm_group_accumulate(const int8_t* x
       "2:"
       : [x] "+r"(x), [w] "+r"(w), [s0] "+Te"(s0), [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3),
         [v] "=&w"(v), [a] "=&w"(a)
-      : [n] "r"(blocks), "m"(*(const int8_t(*)[1])x), "m"(*(const int8_t(*)[1])w)
+      : [n] "r"(blocks), "m"(TINYAOT_ASM_SPAN(int8_t, x, kMveBlock * blocks)),
+        "m"(TINYAOT_ASM_SPAN(int8_t, w, kMveRows * kMveBlock * blocks))
       : "lr");
   if (rest != 0) {
     const int8_t* row = w;
-    __asm__(
-        "vctp.8 %[rest]\n\t"
-        "vpstt\n\t"
-        "vldrbt.8 %q[v], [%[x]]\n\t"
-        "vldrbt.8 %q[a], [%[row]]\n\t"
-        "vmladava.s8 %[s0], %q[v], %q[a]\n\t"
-        "add %[row], %[row], %[rest]\n\t"
-        "vpst\n\t"
-        "vldrbt.8 %q[a], [%[row]]\n\t"
-        "vmladava.s8 %[s1], %q[v], %q[a]\n\t"
-        "add %[row], %[row], %[rest]\n\t"
-        "vpst\n\t"
-        "vldrbt.8 %q[a], [%[row]]\n\t"
-        "vmladava.s8 %[s2], %q[v], %q[a]\n\t"
-        "add %[row], %[row], %[rest]\n\t"
-        "vpst\n\t"
-        "vldrbt.8 %q[a], [%[row]]\n\t"
-        "vmladava.s8 %[s3], %q[v], %q[a]"
-        : [row] "+r"(row), [s0] "+Te"(s0), [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3),
-          [v] "=&w"(v), [a] "=&w"(a)
-        : [x] "r"(x), [rest] "r"(rest), "m"(*(const int8_t(*)[1])x), "m"(*(const int8_t(*)[1])w)
-        : "p0");
+    MveP0 p0;
+    __asm__(TINYAOT_P0_SAVE
+            "vctp.8 %[rest]\n\t"
+            "vpstt\n\t"
+            "vldrbt.8 %q[v], [%[x]]\n\t"
+            "vldrbt.8 %q[a], [%[row]]\n\t"
+            "vmladava.s8 %[s0], %q[v], %q[a]\n\t"
+            "add %[row], %[row], %[rest]\n\t"
+            "vpst\n\t"
+            "vldrbt.8 %q[a], [%[row]]\n\t"
+            "vmladava.s8 %[s1], %q[v], %q[a]\n\t"
+            "add %[row], %[row], %[rest]\n\t"
+            "vpst\n\t"
+            "vldrbt.8 %q[a], [%[row]]\n\t"
+            "vmladava.s8 %[s2], %q[v], %q[a]\n\t"
+            "add %[row], %[row], %[rest]\n\t"
+            "vpst\n\t"
+            "vldrbt.8 %q[a], [%[row]]\n\t"
+            "vmladava.s8 %[s3], %q[v], %q[a]" TINYAOT_P0_RESTORE
+            : [row] "+r"(row), [s0] "+Te"(s0), [s1] "+Te"(s1), [s2] "+Te"(s2), [s3] "+Te"(s3),
+              [v] "=&w"(v), [a] "=&w"(a), TINYAOT_WRITES_P0(p0)
+            : [x] "r"(x), [rest] "r"(rest), "m"(*(const int8_t(*)[kMveBlock])x),
+              "m"(*(const int8_t(*)[kMveRows * kMveBlock]) w));
   }
 }
+TINYAOT_ASM_SPANS_END
 
 inline int32x4_t gemm_group_sums(const int8_t* x, const int8_t* w, int32_t blocks, int32_t rest,
                                  int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
@@ -173,7 +184,7 @@ inline void gemm_last_channels(const Rows& rows, int32_t depth, const int8_t* we
   const ChannelQuantLanes q = load_channel_quant_x4(quant, lanes);
   rows([&](const int8_t* x) {
     const int32x4_t sums = gemm_rows_sums(x, w0, w1, w2, w2, depth, 0, 0, 0, 0);
-    output_step_mve<R>(out, vaddq_s32(sums, q.bias), q, range, lanes);
+    output_step_mve<R>(out, wrapping_add_lanes(sums, q.bias), q, range, lanes);
     out += out_step;
   });
 }
@@ -201,22 +212,25 @@ inline void gemm_rows(const GemmInput& input, int32_t depth, const int8_t* weigh
       const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(rest));
       const int8x16_t w0 = vldrbq_z_s8(w, lanes), w1 = vldrbq_z_s8(w + rest, lanes);
       const int8x16_t w2 = vldrbq_z_s8(w + 2 * rest, lanes), w3 = vldrbq_z_s8(w + 3 * rest, lanes);
-      rows([&](const int8_t* x) {
+      rows([=](const int8_t* x) mutable {
         const int8x16_t v = vldrbq_z_s8(x, lanes);
         const int32x4_t sums = lanes_of_sums(vmladavq_s8(v, w0), vmladavq_s8(v, w1),
                                              vmladavq_s8(v, w2), vmladavq_s8(v, w3));
-        vstrbq_s32(out,
-                   offset_and_clamp_mve(
-                       requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+        vstrbq_s32(out, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                               q.multiplier, q.shift),
+                                             range));
         out += channels;
       });
       continue;
     }
-    rows([&](const int8_t* x) {
+    // Captured by value (here and above): by reference, GCC 12 keeps less
+    // of the group's constants and range in registers across the rows (kws
+    // 64k instructions more an inference, vww 63k in the loop above).
+    rows([=](const int8_t* x) mutable {
       const int32x4_t sums = gemm_group_sums(x, w, blocks, rest, 0, 0, 0, 0);
-      vstrbq_s32(out,
-                 offset_and_clamp_mve(
-                     requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+      vstrbq_s32(out, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                             q.multiplier, q.shift),
+                                           range));
       out += channels;
     });
   }
@@ -237,9 +251,9 @@ inline void gemm_row(const int8_t* x, int32_t depth, const int8_t* weights,
   for (; o < grouped; o += kMveRows, weights += kMveRows * depth) {
     const ChannelQuantLanes q = load_channel_quant_x4(quant + o);
     const int32x4_t sums = gemm_group_sums(x, weights, blocks, rest, 0, 0, 0, 0);
-    vstrbq_s32(out + o,
-               offset_and_clamp_mve(
-                   requantize_mve<R>(vaddq_s32(sums, q.bias), q.multiplier, q.shift), range));
+    vstrbq_s32(out + o, offset_and_clamp_mve(requantize_mve<R>(wrapping_add_lanes(sums, q.bias),
+                                                               q.multiplier, q.shift),
+                                             range));
   }
   if (o < channels) {
     const auto row = [x](auto&& f) { f(x); };

@@ -120,11 +120,23 @@ inline OutputRangeMve output_range_mve(const OutputRange& r) {
   return {r.output_offset, vdupq_n_s32(r.act_min), vdupq_n_s32(r.act_max)};
 }
 
+// Lane-wise int32 addition that wraps, as VADD.I32 does and as the scalar
+// kernels' wrapping_add (fixed_point.h) does: the sums and biases of a
+// program the loader accepts may exceed int32 together, and a signed
+// vector + is undefined there (UBSan traps it on the core). Unsigned lanes
+// give the same VADD.
+inline int32x4_t wrapping_add_lanes(int32x4_t a, int32x4_t b) {
+  return vreinterpretq_s32_u32(vaddq_u32(vreinterpretq_u32_s32(a), vreinterpretq_u32_s32(b)));
+}
+inline int32x4_t wrapping_add_lanes(int32x4_t a, int32_t b) {
+  return vreinterpretq_s32_u32(vaddq_n_u32(vreinterpretq_u32_s32(a), static_cast<uint32_t>(b)));
+}
+
 // + output offset (VADD wraps like wrapping_add), then TFLite's clamp (max,
 // then min): values within the activation range, itself within int8
 // (checked at load).
 inline int32x4_t offset_and_clamp_mve(int32x4_t value, const OutputRangeMve& r) {
-  return vminq_s32(vmaxq_s32(vaddq_n_s32(value, r.output_offset), r.act_min), r.act_max);
+  return vminq_s32(vmaxq_s32(wrapping_add_lanes(value, r.output_offset), r.act_min), r.act_max);
 }
 
 // The same, each lane in `lanes` stored as a byte at out[0..3]: VSTRB's

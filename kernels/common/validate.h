@@ -44,7 +44,7 @@ inline bool is_shift(int32_t shift) { return shift >= -31 && shift <= 30; }
 // load time, and the kernel trusts them at every call. A corrupt shift
 // would make the requantization shift by 32 or more; TFLite requires a
 // non-negative multiplier.
-inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) {
+TINYAOT_LOAD_TIME inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) {
   if (operand.constant == nullptr || count < 0 ||
       operand.bytes != static_cast<uint64_t>(count) * sizeof(ChannelQuant))
     return false;
@@ -59,7 +59,8 @@ inline bool is_channel_quant_operand(const OperandView& operand, int64_t count) 
 
 // The same for the fast variants: every channel takes the usual case's
 // rescale (has_fast_rescale), so that their output step needs no general path.
-inline bool is_fast_channel_quant_operand(const OperandView& operand, int64_t count) {
+TINYAOT_LOAD_TIME inline bool is_fast_channel_quant_operand(const OperandView& operand,
+                                                            int64_t count) {
   return is_channel_quant_operand(operand, count) &&
          every_channel_has_fast_rescale(static_cast<const ChannelQuant*>(operand.constant), count);
 }

@@ -4,12 +4,13 @@
 
 #include "kernels/common/validate.h"
 #include "kernels/concatenation/concatenation.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const ConcatenationParams*>(raw);
   if (num_outputs != 1 || p.num_inputs < 1 ||
       p.num_inputs > static_cast<int32_t>(kConcatenationMaxInputs) ||

@@ -17,20 +17,21 @@
 #include "kernels/conv2d/gemm_blocks.h"
 #include "kernels/conv2d/window_checks.h"
 #include "kernels/conv2d/window_mve_layout.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs; the reference
 // kernel's validate is exactly this.
-inline Status validate_conv2d_operands(const Conv2dParams& p, const OperandView* inputs,
-                                       uint32_t num_inputs, const OperandView* outputs,
-                                       uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_conv2d_operands(const Conv2dParams& p,
+                                                         const OperandView* inputs,
+                                                         uint32_t num_inputs,
+                                                         const OperandView* outputs,
+                                                         uint32_t num_outputs) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
     return Status::kBadParams;
-  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
-      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
-    return Status::kBadParams;
+  if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
   if (p.input_depth % p.filter_depth != 0) return Status::kBadParams;
   if (p.output_depth % (p.input_depth / p.filter_depth) != 0) return Status::kBadParams;
   const int32_t input_dims[] = {p.batches, p.input_h, p.input_w, p.input_depth};
@@ -59,7 +60,7 @@ inline int64_t conv2d_column_length(const Conv2dParams& p) {
 
 // Pointwise convolution: every output pixel is one input pixel, so the
 // operation is a plain GEMM [pixels, depth] x [depth, channels].
-inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
   return p.filter_h == 1 && p.filter_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
          p.pad_top == 0 && p.pad_left == 0 && p.output_h == p.input_h && p.output_w == p.input_w &&
          p.filter_depth == p.input_depth;
@@ -68,7 +69,7 @@ inline bool is_conv2d_1x1_case(const Conv2dParams& p) {
 // A 1x1 window at any stride with no padding, every window inside the
 // input (the last row and column read included): each output pixel is one
 // input pixel's channels as they lie.
-inline bool is_conv2d_pointwise_case(const Conv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_conv2d_pointwise_case(const Conv2dParams& p) {
   if (p.filter_h != 1 || p.filter_w != 1 || p.filter_depth != p.input_depth) return false;
   if (p.pad_top != 0 || p.pad_left != 0) return false;
   return (int64_t{p.output_h} - 1) * p.stride_h < p.input_h &&
@@ -329,7 +330,7 @@ inline bool conv2d_variant_takes_pad_row(const KernelDescriptor* kernel) {
 
 // The pad row the loader must see: a constant of input_depth bytes, each
 // the zero point (-input_offset), so that its taps contribute nothing.
-inline bool is_conv2d_pad_row(const Conv2dParams& p, const OperandView& pad) {
+TINYAOT_LOAD_TIME inline bool is_conv2d_pad_row(const Conv2dParams& p, const OperandView& pad) {
   if (pad.constant == nullptr || pad.bytes != static_cast<uint32_t>(p.input_depth)) return false;
   const auto* bytes = static_cast<const int8_t*>(pad.constant);
   for (int32_t c = 0; c < p.input_depth; ++c)
@@ -405,15 +406,16 @@ constexpr int64_t kMaxIm2colColumn = (int64_t{INT32_MAX} - 15) / 4;
 
 // Ungrouped convolution of any window, padding, stride and dilation whose
 // columns fit the im2col scratch.
-inline bool is_conv2d_im2col_case(const Conv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_conv2d_im2col_case(const Conv2dParams& p) {
   const int64_t column = conv2d_column_length(p);
   return p.filter_depth == p.input_depth && column >= 1 && column <= kMaxIm2colColumn;
 }
 
 // The validate of the im2col variants: the family's checks and their case.
-inline Status validate_conv2d_im2col(const void* raw, const OperandView* inputs,
-                                     uint32_t num_inputs, const OperandView* outputs,
-                                     uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_conv2d_im2col(const void* raw, const OperandView* inputs,
+                                                       uint32_t num_inputs,
+                                                       const OperandView* outputs,
+                                                       uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   const Status status = validate_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;

@@ -17,13 +17,15 @@
 #include "kernels/common/validate.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/gemm_blocks.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // The drivers' output step takes precomputed rescales only
 // (has_fast_rescale): every variant that runs them refuses any other
 // channel with this in its validate, after the family's checks.
-inline Status validate_gemm_quant(const Conv2dParams& p, const OperandView* inputs) {
+TINYAOT_LOAD_TIME inline Status validate_gemm_quant(const Conv2dParams& p,
+                                                    const OperandView* inputs) {
   return is_fast_channel_quant_operand(inputs[2], p.output_depth) ? Status::kOk
                                                                   : Status::kBadParams;
 }
@@ -53,21 +55,56 @@ inline void store_block_2x2(const uint32_t* acc, const ChannelQuant* q, const Ou
 #endif
 }
 
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// A walk's segments, gathered once per pixel pair on a DSP core, so that
+// the assembly block takes every segment of a channel pair in one call (a
+// call per segment costs more than a short segment's chunks save) and the
+// walk's bounds checks run once, not once per channel pair. Up to
+// kSegments: a 3x3 window tap by tap, or a 4x4 one.
+struct GemmSegmentList {
+  static constexpr int32_t kSegments = 16;
+  GemmSegment segments[kSegments];
+
+  // The list's end, or nullptr when the walk has more segments than it
+  // holds (then a call per segment).
+  template <typename Walk>
+  const GemmSegment* gather(const Walk& walk) {
+    int32_t count = 0;
+    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+      if (count < kSegments) segments[count] = {a, b, length};
+      ++count;
+    });
+    return count <= kSegments ? segments + count : nullptr;
+  }
+};
+#endif
+
 // Output pixels a and b (their output_depth values at out_a and out_b).
 template <Rounding R, typename Walk>
 inline void conv2d_gemm_two_pixels(const Conv2dParams& p, const Walk& walk, const int8_t* filter,
                                    const ChannelQuant* quant, int8_t* out_a, int8_t* out_b) {
   const OutputRange range = output_range(p);
   const int32_t channels = p.output_depth;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  GemmSegmentList list;
+  const GemmSegment* const listed_end = list.gather(walk);
+#endif
   const int8_t* pair = filter;
   int32_t o = 0;
   for (; o + 1 < channels; o += 2) {
     const auto bias0 = static_cast<uint32_t>(quant[o].bias);
     const auto bias1 = static_cast<uint32_t>(quant[o + 1].bias);
     uint32_t acc[4] = {bias0, bias0, bias1, bias1};
-    walk([&](const int8_t* a, const int8_t* b, int32_t length) {
-      pair = gemm_block_2x2(pair, a, b, length, acc);
-    });
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    if (listed_end != nullptr) {
+      pair = tinyaot_gemm_block_2x2_dsp(pair, list.segments, listed_end, acc);
+    } else  // the walk below, a call per segment
+#endif
+    {
+      walk([&](const int8_t* a, const int8_t* b, int32_t length) {
+        pair = gemm_block_2x2(pair, a, b, length, acc);
+      });
+    }
     store_block_2x2<R>(acc, quant + o, range, out_a + o, out_b + o);
   }
   if (o < channels) {

@@ -16,6 +16,7 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/conv2d/conv2d_gemm.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -27,7 +28,7 @@ bool reads_input_only(const Conv2dParams& p) {
   return is_conv2d_run_window(p) && conv2d_windows_inside(p);
 }
 
-uint32_t scratch_bytes(const void* raw) {
+TINYAOT_SETUP uint32_t scratch_bytes(const void* raw) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   const int64_t column = conv2d_column_length(p);
   if (column < 1 || column > kMaxIm2colColumn) return 0;  // validate refuses these
@@ -37,8 +38,8 @@ uint32_t scratch_bytes(const void* raw) {
 
 // The family's checks on the model's weight count, then the padded
 // layout's size (conv2d_weight_bytes).
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   if (num_inputs != 3 || !is_conv2d_im2col_case(p)) return Status::kBadParams;
   if (inputs[1].bytes != conv2d_weight_bytes(&kernel_conv2d_s8_im2col, p))

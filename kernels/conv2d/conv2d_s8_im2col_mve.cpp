@@ -18,6 +18,7 @@
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/conv2d/conv2d_gemm.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -31,8 +32,8 @@ uint32_t scratch_bytes(const void* raw) {
 }
 
 // The family's checks, the im2col case, channels with precomputed rescales.
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status = validate_conv2d_im2col(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return validate_gemm_quant(*static_cast<const Conv2dParams*>(raw), inputs);

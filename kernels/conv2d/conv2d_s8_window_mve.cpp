@@ -19,6 +19,7 @@
 // up to 15 bytes past it, onto zero weights, so the bytes it reads do not
 // count; it reads them only where they lie within the input operand (an
 // edge pixel's path takes the windows near its end).
+#include "kernels/common/mve_asm.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/output_step_mve.h"
 #include "kernels/common/quant.h"
@@ -27,6 +28,8 @@
 #include "kernels/conv2d/conv2d_cases.h"
 #include "kernels/conv2d/conv2d_gemm.h"
 #include "kernels/conv2d/window_mve_layout.h"
+#include "kernels/conv2d/window_mve_pair.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -34,8 +37,8 @@ namespace {
 constexpr int32_t kChunkGroups = kWindowMveChunkGroups;
 
 // The family's checks on the model's weight count, then the layout's size.
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const Conv2dParams*>(raw);
   if (num_inputs != 3 || !is_conv2d_window_mve_case(p)) return Status::kBadParams;
   if (inputs[1].bytes != window_mve_weight_bytes(p)) return Status::kBadParams;
@@ -230,88 +233,16 @@ __attribute__((noinline)) void inner_sums(const Geometry& g, const int8_t* windo
   window_sums(g, window, w, groups, sums);
 }
 
-// The sums of one group over two windows inside the input, `x` and `y`,
-// whose rows are one segment each (dilation_w 1): `rows` rows of `blocks`
-// blocks, `row_skip` bytes from a row's block past its last to the next
-// row's first. Each weight block is loaded once for both windows: 128 MACs
-// in 16 instructions (two input loads, four weight loads, eight VMLADAVA,
-// the counter). VMLADAVA takes an even accumulator; eight sums need all
-// eight even core registers, lr among them, so the loops count in odd
-// registers with SUBS/BNE (no LE), the rows left after the current one in
-// the high half of the block counter's source (rows, blocks < 2^16; the
-// row loop ends when that half borrows).
-__attribute__((always_inline)) inline void pair_group_sums(const int8_t* x, const int8_t* y,
-                                                           const int8_t*& w, int32_t rows,
-                                                           int32_t blocks, intptr_t row_skip,
-                                                           int32_t* sums_a, int32_t* sums_b) {
-  register int32_t a0 __asm__("r0") = 0;
-  register int32_t a1 __asm__("r2") = 0;
-  register int32_t a2 __asm__("r4") = 0;
-  register int32_t a3 __asm__("r6") = 0;
-  register int32_t b0 __asm__("r8") = 0;
-  register int32_t b1 __asm__("r10") = 0;
-  register int32_t b2 __asm__("r12") = 0;
-  register int32_t b3 __asm__("lr") = 0;
-  register const int8_t* in_a __asm__("r1") = x;
-  register const int8_t* in_b __asm__("r3") = y;
-  register const int8_t* weights __asm__("r5") = w;
-  register uint32_t counts __asm__("r9") =
-      (static_cast<uint32_t>(rows - 1) << 16) | static_cast<uint32_t>(blocks);
-  register intptr_t skip __asm__("r11") = row_skip;
-  register int32_t n __asm__("r7");
-  // Inputs in q0 (x) and q1 (y), weights in q2-q5.
-  __asm__(
-      "1:\n\t"
-      "uxth %[n], %[counts]\n"
-      "2:\n\t"
-      "vldrb.8 q0, [%[in_a]], #16\n\t"
-      "vldrb.8 q3, [%[weights], #16]\n\t"
-      "vldrb.8 q1, [%[in_b]], #16\n\t"
-      "vldrb.8 q4, [%[weights], #32]\n\t"
-      "vmladava.s8 %[a1], q0, q3\n\t"
-      "vmladava.s8 %[b1], q1, q3\n\t"
-      "vldrb.8 q5, [%[weights], #48]\n\t"
-      "vmladava.s8 %[a2], q0, q4\n\t"
-      "vmladava.s8 %[b2], q1, q4\n\t"
-      "vldrb.8 q2, [%[weights]], #64\n\t"
-      "vmladava.s8 %[a3], q0, q5\n\t"
-      "vmladava.s8 %[b3], q1, q5\n\t"
-      "vmladava.s8 %[a0], q0, q2\n\t"
-      "vmladava.s8 %[b0], q1, q2\n\t"
-      "subs %[n], %[n], #1\n\t"
-      "bne 2b\n\t"
-      "add %[in_a], %[in_a], %[skip]\n\t"
-      "add %[in_b], %[in_b], %[skip]\n\t"
-      "subs %[counts], %[counts], #0x10000\n\t"
-      "bhs 1b\n\t"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [b0] "+r"(b0), [b1] "+r"(b1),
-        [b2] "+r"(b2), [b3] "+r"(b3), [in_a] "+r"(in_a), [in_b] "+r"(in_b), [weights] "+r"(weights),
-        [counts] "+r"(counts), [n] "=&r"(n)
-      : [skip] "r"(skip)
-      : "cc", "memory", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11");
-  w = weights;
-  sums_a[0] = a0;
-  sums_a[1] = a1;
-  sums_a[2] = a2;
-  sums_a[3] = a3;
-  sums_b[0] = b0;
-  sums_b[1] = b1;
-  sums_b[2] = b2;
-  sums_b[3] = b3;
-}
-
 // The sums of `groups` groups over two windows inside the input, `step`
-// bytes apart, whose rows are one segment each (rows and blocks < 2^16).
-__attribute__((noinline)) void pair_sums(const Geometry& g, const int8_t* window, intptr_t step,
-                                         const int8_t* w, int32_t groups, int32_t* sums_a,
-                                         int32_t* sums_b) {
+// bytes apart, whose rows are one segment each (rows and blocks < 2^16):
+// each weight block loaded once for both, 128 MACs in 16 instructions
+// (window_mve_pair.S).
+inline void pair_sums(const Geometry& g, const int8_t* window, intptr_t step, const int8_t* w,
+                      int32_t groups, int32_t* sums_a, int32_t* sums_b) {
   const int32_t blocks = g.s.blocks, rows = g.filter_h;
   const intptr_t row_skip = g.row_step - intptr_t{blocks} * kWindowMveLanes;
-  do {
-    pair_group_sums(window, window + step, w, rows, blocks, row_skip, sums_a, sums_b);
-    sums_a += kWindowMveChannels;
-    sums_b += kWindowMveChannels;
-  } while (--groups != 0);
+  const uint32_t counts = (static_cast<uint32_t>(rows - 1) << 16) | static_cast<uint32_t>(blocks);
+  tinyaot_window_mve_pair_sums(window, window + step, w, counts, row_skip, groups, sums_a, sums_b);
 }
 
 // The same for `count` windows `step` bytes apart (adjacent output pixels
@@ -483,6 +414,7 @@ __attribute__((noinline)) void edge_row_sums(const Geometry& g, const EdgeRows& 
 // Whole groups gather their constants from a vector of the four channels'
 // addresses, stepped by the first gather's writeback (no address
 // arithmetic in core registers).
+TINYAOT_ASM_SPANS_BEGIN
 template <Rounding R>
 inline void finish_groups(const int32_t* sums, const ChannelQuant* quant, int32_t channels,
                           const OutputRangeMve& range, int8_t* out) {
@@ -500,20 +432,24 @@ inline void finish_groups(const int32_t* sums, const ChannelQuant* quant, int32_
   int32_t o = 0;
   for (; o + kWindowMveChannels <= channels; o += kWindowMveChannels) {
     // vldrwq_gather_base_wb_s32 as GCC 12 emits it copies `at` and gathers
-    // twice. No "memory" clobber (it would reload the range every group):
-    // the constants are read-only for the whole call.
+    // twice. The address is in a vector: the operand names the call's
+    // constants, among which it reads (a "memory" clobber instead would
+    // make GCC reload the range every group: resnet 28k instructions more).
     int32x4_t bias;
-    __asm__("vldrw.u32 %q0, [%q1, %2]!" : "=&w"(bias), "+w"(at) : "i"(kGroupBytes));
+    __asm__("vldrw.u32 %q0, [%q1, %2]!"
+            : "=&w"(bias), "+w"(at)
+            : "i"(kGroupBytes), "m"(TINYAOT_ASM_SPAN(ChannelQuant, quant, channels)));
     const int32x4_t multiplier = vldrwq_gather_base_s32(at, kMultiplier);
     const int32x4_t shift = vldrwq_gather_base_s32(at, kShift);
-    const int32x4_t v = vaddq_s32(vldrwq_s32(sums + o), bias);
+    const int32x4_t v = wrapping_add_lanes(vldrwq_s32(sums + o), bias);
     vstrbq_s32(out + o, offset_and_clamp_mve(requantize_mve<R>(v, multiplier, shift), range));
   }
   if (o == channels) return;
   const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(channels - o));
   const ChannelQuantLanes q = load_channel_quant_x4(quant + o, lanes);
-  output_step_mve<R>(out + o, vaddq_s32(vldrwq_s32(sums + o), q.bias), q, range, lanes);
+  output_step_mve<R>(out + o, wrapping_add_lanes(vldrwq_s32(sums + o), q.bias), q, range, lanes);
 }
+TINYAOT_ASM_SPANS_END
 
 template <Rounding R>
 void pixel(const Geometry& g, const int8_t* image, int32_t y, int32_t x, const int8_t* window,

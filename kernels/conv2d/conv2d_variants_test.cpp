@@ -205,6 +205,41 @@ TEST(Conv2dVariants, ValidateRefusesShapesOutsideTheCase) {
   EXPECT_EQ(validate_with(kernel_conv2d_s8_1x1, grouped), Status::kBadParams);
 }
 
+// The loader regression conv2d-1x1-mve-stride-row-step-overflow: a
+// pointwise convolution of one output row, so that its stride reads no
+// input at all, yet the MVE variant steps between output rows by
+// stride_h * input_w * depth in 32 bits (2^36 here). The plane the
+// windows span (is_window_2d) bounds it: every variant refuses the stride,
+// and takes one that keeps the plane within int32.
+TEST(Conv2dVariants, EveryVariantRefusesAStrideWhoseRowStepPassesInt32) {
+  Conv2dParams p{};
+  p.batches = p.input_h = p.output_h = 1;
+  p.input_w = p.output_w = 4;
+  p.input_depth = p.filter_depth = 16;
+  p.filter_h = p.filter_w = 1;
+  p.output_depth = 8;
+  p.stride_h = p.stride_w = p.dilation_h = p.dilation_w = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  const KernelDescriptor* const variants[] = {
+      &kernel_conv2d_s8_ref,    &kernel_conv2d_s8_1x1,        &kernel_conv2d_s8_1x1_mve,
+      &kernel_conv2d_s8_im2col, &kernel_conv2d_s8_im2col_mve, &kernel_conv2d_s8_window_mve};
+  Conv2dParams near = p;
+  near.stride_h = (INT32_MAX / (5 * 16)) - 1;  // (stride + 1) rows of 5 pixels of 16 bytes
+  Conv2dParams far = p;
+  far.stride_h = 1 << 30;
+  for (const KernelDescriptor* kernel : variants) {
+    const bool pointwise_only = kernel == &kernel_conv2d_s8_1x1;  // stride 1 alone
+    EXPECT_EQ(validate_with(*kernel, p), Status::kOk) << kernel->name;
+    EXPECT_EQ(validate_with(*kernel, near), pointwise_only ? Status::kBadParams : Status::kOk)
+        << kernel->name;
+    EXPECT_EQ(validate_with(*kernel, far), Status::kBadParams) << kernel->name;
+  }
+  Conv2dParams past = near;
+  ++past.stride_h;
+  EXPECT_EQ(validate_with(kernel_conv2d_s8_ref, past), Status::kBadParams);
+}
+
 // The MVE window variant takes its weights in its padded layout only: the
 // model's byte count (a program from before the layout) is refused.
 TEST(Conv2dVariants, WindowMveTakesItsLayoutsWeightCount) {

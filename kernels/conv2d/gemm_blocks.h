@@ -11,12 +11,14 @@
 // on a DSP core SXTB16 splits a word into its even and odd bytes, and one
 // SMLAD multiplies two of them with the matching two of the other operand
 // (exact 16-bit products; the 32-bit sum wraps like the reference's
-// accumulator). Elsewhere plain C++ over the same layout.
+// accumulator); the 2x2 block there is assembly (gemm_block_dsp.h).
+// Elsewhere plain C++ over the same layout.
 #pragma once
 
 #include <stdint.h>
 
 #include "kernels/common/dsp_words.h"
+#include "kernels/conv2d/gemm_block_dsp.h"
 
 namespace tinyaot {
 
@@ -77,35 +79,13 @@ inline void gemm_mac_2x2(int32_t x, int32_t y, int32_t w0, int32_t w1, uint32_t*
 // Returns the pair's next segment.
 inline const int8_t* gemm_block_2x2(const int8_t* pair, const int8_t* a, const int8_t* b,
                                     int32_t length, uint32_t* acc) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  const GemmSegment segment{a, b, length};
+  return tinyaot_gemm_block_2x2_dsp(pair, &segment, &segment + 1, acc);
+#else
   const int32_t whole = length - length % kGemmChunk;
   const int8_t* const whole_end = a + whole;
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  int32_t s00 = static_cast<int32_t>(acc[0]), s01 = static_cast<int32_t>(acc[1]);
-  int32_t s10 = static_cast<int32_t>(acc[2]), s11 = static_cast<int32_t>(acc[3]);
-  while (a != whole_end) {
-    const uint32_t a4 = load_word(a), b4 = load_word(b);
-    a += kGemmChunk;
-    b += kGemmChunk;
-    const int16x2_t a_even = __sxtb16(a4), a_odd = odd_bytes(a4);
-    const int16x2_t b_even = __sxtb16(b4), b_odd = odd_bytes(b4);
-    uint32_t w4 = load_word(pair);
-    int16x2_t w_even = __sxtb16(w4), w_odd = odd_bytes(w4);
-    s00 = __smlad(w_even, a_even, s00);
-    s00 = __smlad(w_odd, a_odd, s00);
-    s01 = __smlad(w_even, b_even, s01);
-    s01 = __smlad(w_odd, b_odd, s01);
-    w4 = load_word(pair + kGemmChunk);
-    pair += 2 * kGemmChunk;
-    w_even = __sxtb16(w4);
-    w_odd = odd_bytes(w4);
-    s10 = __smlad(w_even, a_even, s10);
-    s10 = __smlad(w_odd, a_odd, s10);
-    s11 = __smlad(w_even, b_even, s11);
-    s11 = __smlad(w_odd, b_odd, s11);
-  }
-  uint32_t s[4] = {static_cast<uint32_t>(s00), static_cast<uint32_t>(s01),
-                   static_cast<uint32_t>(s10), static_cast<uint32_t>(s11)};
-#elif defined(__ARM_ARCH_6M__)
+#if defined(__ARM_ARCH_6M__)
   // Cortex-M0/M0+: eight low registers cannot hold four sums, three
   // pointers and the operands, so one row at a time (two sums). LDRSB has
   // only a register offset here, so the three operands share one index t:
@@ -144,6 +124,7 @@ inline const int8_t* gemm_block_2x2(const int8_t* pair, const int8_t* a, const i
   for (int32_t i = 0; i < rest; ++i) gemm_mac_2x2(a[i], b[i], pair[i], pair[rest + i], s);
   for (int32_t i = 0; i < 4; ++i) acc[i] = s[i];
   return pair + 2 * rest;
+#endif
 }
 
 // acc[0] += w0 . a, acc[1] += w1 . a: one pixel, a channel pair

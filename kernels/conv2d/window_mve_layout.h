@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "kernels/conv2d/conv2d.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -60,7 +61,7 @@ inline int64_t window_mve_weight_bytes(const Conv2dParams& p) {
 // dilation and padding (is_conv2d_im2col_case) whose laid-out weights fit a
 // 32-bit operand size (the model's first, which bounds the padded layout's
 // product below int64's range).
-inline bool is_conv2d_window_mve_case(const Conv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_conv2d_window_mve_case(const Conv2dParams& p) {
   if (p.filter_h < 1 || p.filter_w < 1 || p.input_depth < 1 || p.output_depth < 1) return false;
   const int64_t taps = int64_t{p.filter_h} * p.filter_w;
   if (p.filter_depth != p.input_depth || taps > INT32_MAX) return false;

@@ -2,10 +2,13 @@
 
 #include <string.h>
 
+#include "tinyaot/load_time.h"
+
 namespace tinyaot {
 
-Status validate_gather(const StridedBox& source, int32_t input_elements, const OperandView* inputs,
-                       uint32_t num_inputs, const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_gather(const StridedBox& source, int32_t input_elements,
+                                         const OperandView* inputs, uint32_t num_inputs,
+                                         const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1 || input_elements < 1) return Status::kBadParams;
   if (inputs[0].bytes != static_cast<uint32_t>(input_elements)) return Status::kBadParams;
   const int64_t elements = checked_box_elements(source, input_elements);

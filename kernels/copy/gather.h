@@ -12,8 +12,9 @@ namespace tinyaot {
 
 // Kernel validation of a gather: one input of exactly `input_elements`
 // bytes holding the whole box, one output of exactly the box's size.
-Status validate_gather(const StridedBox& source, int32_t input_elements, const OperandView* inputs,
-                       uint32_t num_inputs, const OperandView* outputs, uint32_t num_outputs);
+TINYAOT_LOAD_TIME Status validate_gather(const StridedBox& source, int32_t input_elements,
+                                         const OperandView* inputs, uint32_t num_inputs,
+                                         const OperandView* outputs, uint32_t num_outputs);
 
 void run_gather(const StridedBox& source, const int8_t* input, int8_t* output);
 

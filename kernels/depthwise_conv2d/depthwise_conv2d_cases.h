@@ -12,21 +12,19 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_mve_layout.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs, the weights taking
 // `weight_bytes` bytes each; the reference kernel's validate is exactly
 // this with 1.
-inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
-                                                 const OperandView* inputs, uint32_t num_inputs,
-                                                 const OperandView* outputs, uint32_t num_outputs,
-                                                 int32_t weight_bytes = 1) {
+TINYAOT_LOAD_TIME inline Status validate_depthwise_conv2d_operands(
+    const DepthwiseConv2dParams& p, const OperandView* inputs, uint32_t num_inputs,
+    const OperandView* outputs, uint32_t num_outputs, int32_t weight_bytes = 1) {
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.depth_multiplier < 1) return Status::kBadParams;
-  if (!is_window_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.dilation_h, p.pad_top) ||
-      !is_window_axis(p.input_w, p.filter_w, p.output_w, p.stride_w, p.dilation_w, p.pad_left))
-    return Status::kBadParams;
+  if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
   int64_t output_depth;
   if (!checked_mul(p.input_depth, p.depth_multiplier, &output_depth)) return Status::kBadParams;
   const int32_t depth = static_cast<int32_t>(output_depth);
@@ -43,33 +41,27 @@ inline Status validate_depthwise_conv2d_operands(const DepthwiseConv2dParams& p,
   if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
       p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
     return Status::kBadParams;
-  // The kernels step between taps by dilation * channels and between rows
-  // by dilation * row bytes in int32: a dilation that overflows those fits
-  // no real input (a one-tap window accepts any), so it is refused.
-  const int64_t tap_step = int64_t{p.dilation_w} * p.input_depth;
-  const int64_t row_step = int64_t{p.dilation_h} * p.input_w * p.input_depth;
-  if (tap_step > INT32_MAX || row_step > INT32_MAX) return Status::kBadParams;
   return Status::kOk;
 }
 
 // The fast variants' output step takes precomputed rescales only
 // (has_fast_rescale): their validate refuses any other channel with this,
 // after the family's checks.
-inline Status validate_fast_depthwise_quant(const DepthwiseConv2dParams& p,
-                                            const OperandView* inputs) {
+TINYAOT_LOAD_TIME inline Status validate_fast_depthwise_quant(const DepthwiseConv2dParams& p,
+                                                              const OperandView* inputs) {
   const int64_t channels = int64_t{p.input_depth} * p.depth_multiplier;
   return is_fast_channel_quant_operand(inputs[2], channels) ? Status::kOk : Status::kBadParams;
 }
 
 // The common MobileNet block: one 3x3 filter per channel, adjacent taps.
-inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_3x3_case(const DepthwiseConv2dParams& p) {
   return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 && p.dilation_h == 1 &&
          p.dilation_w == 1;
 }
 
 // Whether every window of an axis (depthwise_window.h) holds 2 or 3 taps.
-inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad, int32_t size,
-                                int32_t filter, int32_t dilation) {
+TINYAOT_LOAD_TIME inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad,
+                                                  int32_t size, int32_t filter, int32_t dilation) {
   for (int32_t i = 0; i < outputs; ++i) {
     const int32_t taps = tap_range(i * stride - pad, size, filter, dilation).count;
     if (taps < 2 || taps > 3) return false;
@@ -81,7 +73,7 @@ inline bool axis_windows_2_or_3(int32_t outputs, int32_t stride, int32_t pad, in
 // 2 or 3 taps each way (kws's and vww's depthwise layers), which
 // depthwise_conv2d_s8_dsp_3x3 serves with only those loops. Each output
 // row and column is checked once: O(output_h + output_w).
-inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_dsp_3x3_case(const DepthwiseConv2dParams& p) {
   return p.filter_h == 3 && p.filter_w == 3 && p.depth_multiplier == 1 &&
          axis_windows_2_or_3(p.output_h, p.stride_h, p.pad_top, p.input_h, 3, p.dilation_h) &&
          axis_windows_2_or_3(p.output_w, p.stride_w, p.pad_left, p.input_w, 3, p.dilation_w);
@@ -109,7 +101,7 @@ constexpr int32_t kDepthwiseDspMaxTaps = 49;
 
 // The general DSP variant's case: a filter of at most kDepthwiseDspMaxTaps
 // taps, any stride, padding, dilation and multiplier.
-inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_dsp_case(const DepthwiseConv2dParams& p) {
   return int64_t{p.filter_h} * p.filter_w <= kDepthwiseDspMaxTaps;
 }
 

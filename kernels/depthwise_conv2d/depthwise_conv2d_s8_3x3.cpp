@@ -7,6 +7,7 @@
 #include "kernels/common/weighted_operands.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -14,8 +15,8 @@ namespace {
 constexpr int32_t kFilter = 3;
 constexpr int32_t kGroup = 4;  // channels accumulated together, in registers
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);

@@ -20,19 +20,19 @@
 // Two descriptors share this code: depthwise_conv2d_s8_dsp builds every
 // window shape and multiplier, depthwise_conv2d_s8_dsp_3x3 only what a 3x3
 // filter with multiplier 1 whose windows are 2 or 3 taps along each axis
-// reaches (its case, depthwise_conv2d_cases.h), one output column of a
-// block per call with the whole window in one assembly block. Each is its
-// own run function, so an exported library that holds only the second
-// links neither the general loops nor the multiplier paths.
-#include <type_traits>
-
+// reaches (its case, depthwise_conv2d_cases.h), its pixel loops in
+// assembly (depthwise_dsp_pixels.S: a column of a block per call, windows
+// and output steps). Each is its own run function, so an exported library that holds only the
+// second links neither the general loops nor the multiplier paths.
 #include "kernels/common/dsp_words.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/weighted_operands.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
+#include "kernels/depthwise_conv2d/depthwise_dsp_pixels.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
@@ -42,14 +42,8 @@
 namespace tinyaot {
 namespace {
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-constexpr bool kDspBuild = true;
-#else
-constexpr bool kDspBuild = false;
-#endif
-
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
@@ -58,8 +52,9 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
   return validate_fast_depthwise_quant(p, inputs);
 }
 
-Status validate_3x3(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                    const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_3x3(const void* raw, const OperandView* inputs,
+                                      uint32_t num_inputs, const OperandView* outputs,
+                                      uint32_t num_outputs) {
   const Status status = validate(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_depthwise_dsp_3x3_case(*static_cast<const DepthwiseConv2dParams*>(raw))
@@ -95,112 +90,35 @@ inline uint32_t u(int32_t x) { return static_cast<uint32_t>(x); }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 
-// SXTAB16 of a word rotated right by 8 (its odd bytes): GCC 12 neither has
-// ACLE's __ror nor folds a shift-or into the operand's rotation.
-inline int16x2_t odd_bytes_plus(uint32_t offset2, uint32_t x) {
-  int16x2_t widened;
-  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(widened) : "r"(offset2), "r"(x));
-  return widened;
-}
-
-// One tap of a channel group, after LOAD has put the word of input
-// channels c0..c3 in x4: the tap's weight pairs (w0, w2) and (w1, w3) by
-// one post-indexed LDRD, the even bytes (c0, c2) and odd ones (c1, c3)
-// widened with the input offset added, four SMLAxy. The text of every
-// assembly block below that adds taps.
-#define TINYAOT_DW_TAP(LOAD)                        \
-  LOAD "\n\t"                                       \
-       "ldrd %[w02], %[w13], [%[w]], #8\n\t"        \
-       "sxtab16 %[half], %[off], %[x4]\n\t"         \
-       "smlabb %[a0], %[half], %[w02], %[a0]\n\t"   \
-       "smlatt %[a2], %[half], %[w02], %[a2]\n\t"   \
-       "sxtab16 %[half], %[off], %[x4], ror #8\n\t" \
-       "smlabb %[a1], %[half], %[w13], %[a1]\n\t"   \
-       "smlatt %[a3], %[half], %[w13], %[a3]\n\t"
-
-// Three taps of a row (col_step apart) of a channel group in one block:
-// the inputs loaded with register offsets, so neither a pointer per tap
-// nor a load hoisted by GCC's scheduler (which spills what it hoists).
-// No memory clobber: the block reads the input and the weights, which
-// nothing writes while the kernel runs, and a clobber would send the sums
-// to the stack after every row.
-inline void channel_row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
-                         Sums& a) {
-  uint32_t x4, w02, w13, half;
-  __asm__(TINYAOT_DW_TAP("ldr %[x4], [%[x]]") TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs]]")
-              TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs], lsl #1]")
-          : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
-            [x4] "=&r"(x4), [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
-          : [x] "r"(x), [cs] "r"(col_step), [off] "r"(offset2));
-}
-
-// In assembly, so that the weights come in one post-indexed LDRD and the
-// widened halves reuse one register: GCC 12 adds the pointer apart and
-// holds both halves, 11-12 instructions a tap instead of 8.
+// One tap of a channel group, its input word x4 (input channels c0..c3)
+// loaded: the tap's weight pairs (w0, w2) and (w1, w3) by one
+// post-indexed LDRD, the even bytes (c0, c2) and odd ones (c1, c3) widened
+// with the input offset added, four SMLAxy. In assembly so that the
+// weights come in one post-indexed LDRD and the widened halves take one
+// register in turn: GCC 12 adds the pointer apart and holds both halves,
+// 11-12 instructions a tap instead of 8. The weights it reads are declared
+// by a "memory" clobber: an operand of their extent would take the
+// post-increment away and one input register more than GCC 12 has at -O0
+// with hard float; the clobber costs about 1 % of a 5x5 layer on M4
+// against no declaration (docs/kernels.md).
 struct ChannelTap {
   static inline void add(const int8_t* x, const uint32_t*& w, uint32_t offset2, Sums& a) {
     const uint32_t x4 = load_word(x);
     uint32_t w02, w13, half;
-    __asm__(TINYAOT_DW_TAP("")
-            : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
-              [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
-            : [off] "r"(offset2), [x4] "r"(x4));
-  }
-  static inline void row3(const int8_t* x, int32_t col_step, const uint32_t*& w, uint32_t offset2,
-                          Sums& a) {
-    channel_row3(x, col_step, w, offset2, a);
+    __asm__(
+        "ldrd %[w02], %[w13], [%[w]], #8\n\t"
+        "sxtab16 %[half], %[off], %[x4]\n\t"
+        "smlabb %[a0], %[half], %[w02], %[a0]\n\t"
+        "smlatt %[a2], %[half], %[w02], %[a2]\n\t"
+        "sxtab16 %[half], %[off], %[x4], ror #8\n\t"
+        "smlabb %[a1], %[half], %[w13], %[a1]\n\t"
+        "smlatt %[a3], %[half], %[w13], %[a3]"
+        : [w] "+r"(w), [a0] "+r"(a.a0), [a1] "+r"(a.a1), [a2] "+r"(a.a2), [a3] "+r"(a.a3),
+          [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half)
+        : [off] "r"(offset2), [x4] "r"(x4)
+        : "memory");
   }
 };
-
-// A whole window of kRows x kCols taps (2 or 3 each way) of a filter 3
-// taps wide, in one block: 12 registers (the sums, the input row and the
-// weights advancing, the column step, the offset, four temporaries; the
-// row step is loaded from memory at each row's end, as 13 registers are
-// more than GCC can always give), so GCC neither moves the sums between
-// rows nor reloads the steps. The sums start at the four biases at
-// `start`, loaded by the block through a temporary (two LDRD). A window
-// of 2 columns skips the third tap's two weight words at each row's end.
-// No memory clobber: the block reads the input, the widened weights and
-// the biases, all written before the pixel loop's function is called.
-#define TINYAOT_DW_TAPS2              \
-  TINYAOT_DW_TAP("ldr %[x4], [%[x]]") \
-  TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs]]")
-#define TINYAOT_DW_ROW2 TINYAOT_DW_TAPS2 "add %[w], %[w], #8\n\t"
-#define TINYAOT_DW_ROW3 TINYAOT_DW_TAPS2 TINYAOT_DW_TAP("ldr %[x4], [%[x], %[cs], lsl #1]")
-#define TINYAOT_DW_NEXT_ROW \
-  "ldr %[x4], %[rs]\n\t"    \
-  "add %[x], %[x], %[x4]\n\t"
-template <int32_t kRows, int32_t kCols>
-__attribute__((always_inline)) inline Sums channel_window3(const int8_t* x, int32_t col_step,
-                                                           int32_t row_step, const uint32_t* w,
-                                                           uint32_t offset2, const Sums* start) {
-  Sums a;
-  uint32_t x4 = reinterpret_cast<uintptr_t>(start), w02, w13, half;
-#define TINYAOT_DW_WINDOW(TEXT)                                                                  \
-  __asm__(                                                                                       \
-      "ldrd %[a0], %[a1], [%[x4]]\n\t"                                                           \
-      "ldrd %[a2], %[a3], [%[x4], #8]\n\t" TEXT                                                  \
-      : [x] "+r"(x), [w] "+r"(w), [a0] "=&r"(a.a0), [a1] "=&r"(a.a1), [a2] "=&r"(a.a2),          \
-        [a3] "=&r"(a.a3), [x4] "+&r"(x4), [w02] "=&r"(w02), [w13] "=&r"(w13), [half] "=&r"(half) \
-      : [cs] "r"(col_step), [rs] "m"(row_step), [off] "r"(offset2))
-  if constexpr (kRows == 3 && kCols == 3)
-    TINYAOT_DW_WINDOW(
-        TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3);
-  else if constexpr (kRows == 2 && kCols == 3)
-    TINYAOT_DW_WINDOW(TINYAOT_DW_ROW3 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW3);
-  else if constexpr (kRows == 3 && kCols == 2)
-    TINYAOT_DW_WINDOW(
-        TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2);
-  else
-    TINYAOT_DW_WINDOW(TINYAOT_DW_ROW2 TINYAOT_DW_NEXT_ROW TINYAOT_DW_ROW2);
-#undef TINYAOT_DW_WINDOW
-  return a;
-}
-#undef TINYAOT_DW_TAP
-#undef TINYAOT_DW_TAPS2
-#undef TINYAOT_DW_ROW2
-#undef TINYAOT_DW_ROW3
-#undef TINYAOT_DW_NEXT_ROW
 
 // One tap of a multiplier group: one input channel feeds all four lanes.
 // Its byte, zero-extended, widened by SXTAB16: the low half is the value
@@ -253,24 +171,6 @@ inline int32_t offset_operand(int32_t input_offset) { return input_offset; }
 #endif
 
 using Offset = decltype(offset_operand(0));
-
-// Whether Tap has a three-tap row in one block (Tap::row3).
-template <typename Tap>
-constexpr bool kHasRow3 = kDspBuild&& std::is_same_v<Tap, ChannelTap>;
-
-// Keeps an unrolled tap's loads after the previous tap's multiplies: GCC
-// 12 otherwise hoists the loads of all nine taps of a 3x3 window and
-// spills the values it cannot hold. The empty assembly claims to change
-// the pointers the next loads use and to read the sums, so it can move
-// neither up nor down, and no register or memory is touched.
-template <typename Sums>
-inline void tap_boundary(const uint32_t*& w, Sums& a) {
-#if defined(__GNUC__) && !defined(__clang__)
-  __asm__("" : "+r"(w), "+r"(a.a0), "+r"(a.a1), "+r"(a.a2), "+r"(a.a3));
-#else
-  (void)w, (void)a;
-#endif
-}
 
 // One block's weights widened, in the order the taps read them: per tap
 // the words (w0, w2) and (w1, w3) of int16 halves, the halves SXTAB16
@@ -326,38 +226,39 @@ struct PixelRun {
   int8_t* out;
 };
 
+// One row of a window's taps of one block: kCols taps (0: cols, known
+// at run time); w moves past their weights.
+template <typename Tap, int32_t kCols>
+__attribute__((always_inline)) inline void row_sums(Sums& a, const int8_t* x, const uint32_t*& w,
+                                                    int32_t cols, int32_t col_step, Offset offset) {
+  if constexpr (kCols != 0) {
+#pragma GCC unroll 8
+    for (int32_t kx = 0; kx < kCols; ++kx) {
+      Tap::add(x + kx * col_step, w, offset, a);  // and w to the next tap
+    }
+  } else {
+    for (int32_t kx = 0; kx < cols; ++kx, x += col_step) Tap::add(x, w, offset, a);
+  }
+}
+
 // Sums of one block over a window of kRows x kCols taps (0: the window's,
-// known at run time).
+// known at run time). No lambda here: one capturing the sums by reference
+// kept them in memory, stored at every tap.
 template <typename Tap, int32_t kRows, int32_t kCols>
 __attribute__((always_inline)) inline void group_sums(Sums& a, const int8_t* x, const uint32_t* w,
                                                       const DepthwiseWindow& win,
                                                       const Walk& walk) {
-  const int32_t col_step = walk.col_step;
+  const int32_t col_step = walk.col_step, row_step = walk.row_step;
   const Offset offset = walk.offset;
   const int32_t cols = kCols != 0 ? kCols : win.cols;
   const int32_t weight_skip = 2 * (walk.filter_w - cols);
-  // One row of taps; x and w move to the next row.
-  auto row = [&](const int8_t*& x, const uint32_t*& w) {
-    if constexpr (kCols == 3 && kHasRow3<Tap>) {
-      Tap::row3(x, col_step, w, offset, a);
-    } else if constexpr (kCols != 0) {
-#pragma GCC unroll 8
-      for (int32_t kx = 0; kx < kCols; ++kx) {
-        Tap::add(x + kx * col_step, w, offset, a);  // and w to the next tap
-        tap_boundary(w, a);
-      }
-    } else {
-      const int8_t* xt = x;
-      for (int32_t kx = 0; kx < cols; ++kx, xt += col_step) Tap::add(xt, w, offset, a);
-    }
-    x += walk.row_step;
-    w += weight_skip;
-  };
   if constexpr (kRows != 0) {
 #pragma GCC unroll 8
-    for (int32_t ky = 0; ky < kRows; ++ky) row(x, w);
+    for (int32_t ky = 0; ky < kRows; ++ky, x += row_step, w += weight_skip)
+      row_sums<Tap, kCols>(a, x, w, cols, col_step, offset);
   } else {
-    for (int32_t ky = 0; ky < win.rows; ++ky) row(x, w);
+    for (int32_t ky = 0; ky < win.rows; ++ky, x += row_step, w += weight_skip)
+      row_sums<Tap, kCols>(a, x, w, cols, col_step, offset);
   }
 }
 
@@ -365,10 +266,11 @@ __attribute__((always_inline)) inline void group_sums(Sums& a, const int8_t* x, 
 // from its sums (which started at the biases). Out of line and
 // unscheduled: inlined after the taps, GCC 12 keeps the pixel loop's
 // pointers and the sums in registers across the four steps and spills
-// around them.
+// around them. The sums come by value (in r0-r3), a copy made at the call:
+// by reference, or passing the pixel loop's own Sums, GCC 12 keeps that
+// object in memory and stores it at every tap's "memory" clobber.
 template <Rounding R>
-TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_strided(const Sums& a,
-                                                                  const ChannelQuant* q,
+TINYAOT_NO_SCHEDULE __attribute__((noinline)) void finish_strided(Sums a, const ChannelQuant* q,
                                                                   int32_t stride, int8_t* out,
                                                                   const OutputRange& range) {
   const int32_t v0 = fast_output_value<R>(a.a0, q[0], range.output_offset);
@@ -430,7 +332,7 @@ TINYAOT_NO_SCHEDULE __attribute__((noinline)) void run_pixels(const PixelRun& ru
     if (kOutputs == Outputs::kAdjacent || (kOutputs == Outputs::kEither && stride == 1))
       finish_adjacent<R>(a, f, out);
     else
-      finish_strided<R>(a, q, stride, out, range);
+      finish_strided<R>(Sums{a.a0, a.a1, a.a2, a.a3}, q, stride, out, range);
   }
 }
 
@@ -500,15 +402,22 @@ struct FullRows {
   int32_t first, end;
 };
 
+// Row oy's window starts at oy * stride_h - pad_top and its last tap lies
+// (filter_h - 1) * dilation_h further on: whole when it starts at 0 or
+// later and ends inside the input. Both bounds grow with oy, so the rows
+// form one range, found without walking them.
 inline FullRows full_rows(const DepthwiseConv2dParams& p) {
-  FullRows r = {p.output_h, p.output_h};
-  for (int32_t oy = 0; oy < p.output_h; ++oy)
-    if (tap_range(oy * p.stride_h - p.pad_top, p.input_h, p.filter_h, p.dilation_h).count ==
-        p.filter_h) {
-      if (r.first == p.output_h) r.first = oy;
-      r.end = oy + 1;
-    }
-  return r;
+  const FullRows none = {p.output_h, p.output_h};
+  const int64_t last_start = int64_t{p.input_h} - 1 - int64_t{p.filter_h - 1} * p.dilation_h;
+  if (last_start < 0) return none;
+  const uint32_t stride = u(p.stride_h);
+  const uint32_t first = divide_up(u(p.pad_top), stride);
+  // last_start + pad_top < 2^32: both are below 2^31.
+  const uint32_t end = static_cast<uint32_t>(last_start + p.pad_top) / stride + 1;
+  const int32_t rows = p.output_h;
+  const int32_t first_row = first < u(rows) ? static_cast<int32_t>(first) : rows;
+  const int32_t end_row = end < u(rows) ? static_cast<int32_t>(end) : rows;
+  return first_row < end_row ? FullRows{first_row, end_row} : none;
 }
 
 // Every output pixel of one block, column by column: the rows at the top
@@ -549,50 +458,10 @@ __attribute__((noinline)) void each_block_run(const DepthwiseConv2dParams& p, co
 }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-// What every column of a block shares in the 3x3 case, set once per
-// block so that a column's call loads what it needs and derives nothing.
-struct ColumnWalk {
-  int32_t row_bytes;  // input bytes to the next input row
-  int32_t out_step;   // output bytes to the next output row
-  int32_t col_step, row_step;
-  Offset offset;
-  int32_t stride_h, pad_top, input_h, dilation_h, output_h;
-  FullRows full;
-  Sums bias;
-  Finish f;
-};
-
-// The 3x3 case's column of one block: every output row of one output
-// column in one call (a window of 2 or 3 rows each, kCols columns, a
-// filter 3 taps wide, adjacent outputs), so that a small image's edge
-// pixels cost no call of their own. The full rows (3 taps high) are one
-// run; every other row's window is 2 taps high (the case's windows are 2
-// or 3 taps), found from its tap range.
-template <Rounding R, int32_t kCols>
-TINYAOT_NO_SCHEDULE __attribute__((noinline)) void run_column(const ColumnWalk& cw,
-                                                              const int8_t* column,
-                                                              const uint32_t* w, int8_t* out) {
-  const int32_t first = cw.full.first, end = cw.full.end;
-  const auto edge = [&](int32_t oy) {
-    const TapRange y = tap_range(oy * cw.stride_h - cw.pad_top, cw.input_h, 3, cw.dilation_h);
-    const Sums a = channel_window3<2, kCols>(column + y.origin * cw.row_bytes, cw.col_step,
-                                             cw.row_step, w + 6 * y.first, cw.offset, &cw.bias);
-    finish_adjacent<R>(a, cw.f, out + oy * cw.out_step);
-  };
-  for (int32_t oy = 0; oy < first; ++oy) edge(oy);
-  const int32_t col_step = cw.col_step, row_step = cw.row_step, out_step = cw.out_step;
-  const int32_t pixel_step = cw.stride_h * cw.row_bytes;
-  const Offset offset = cw.offset;
-  const int8_t* x = column + (first * cw.stride_h - cw.pad_top) * cw.row_bytes;
-  int8_t* const o_end = out + end * out_step;
-  for (int8_t* o = out + first * out_step; o != o_end; x += pixel_step, o += out_step) {
-    const Sums a = channel_window3<3, kCols>(x, col_step, row_step, w, offset, &cw.bias);
-    finish_adjacent<R>(a, cw.f, o);
-  }
-  for (int32_t oy = end; oy < cw.output_h; ++oy) edge(oy);
-}
-
-// Every output pixel of one block in the 3x3 case, a column a call.
+// Every output pixel of one block in the 3x3 case, a column at a time, by
+// the assembly pixel loops (depthwise_dsp_pixels.h): the full rows (3 taps
+// high) one call, every other row (2 taps high: the case's windows are 2
+// or 3 taps) a call of its own, its window found from its tap range.
 template <Rounding R>
 __attribute__((noinline)) void each_block_column(const DepthwiseConv2dParams& p,
                                                  const int8_t* input, int8_t* output,
@@ -600,47 +469,65 @@ __attribute__((noinline)) void each_block_column(const DepthwiseConv2dParams& p,
                                                  const Walk& walk, const Block& blk,
                                                  const OutputRange& range) {
   const int32_t depth = p.input_depth;
-  ColumnWalk cw;
-  cw.row_bytes = p.input_w * depth;
-  cw.out_step = p.output_w * depth;
-  cw.col_step = walk.col_step;
-  cw.row_step = walk.row_step;
-  cw.offset = walk.offset;
-  cw.stride_h = p.stride_h;
-  cw.pad_top = p.pad_top;
-  cw.input_h = p.input_h;
-  cw.dilation_h = p.dilation_h;
-  cw.output_h = p.output_h;
-  cw.full = full;
-  cw.bias = blk.bias;
-  cw.f.q = blk.q;
-  cw.f.output_offset = range.output_offset;
-  cw.f.packed = packed_range(range);
+  const int32_t row_bytes = p.input_w * depth;
+  const int32_t out_step = p.output_w * depth;
+  DepthwisePixelRun run;
+  run.bias[0] = blk.bias.a0;
+  run.bias[1] = blk.bias.a1;
+  run.bias[2] = blk.bias.a2;
+  run.bias[3] = blk.bias.a3;
+  run.col_step = walk.col_step;
+  run.offset2 = walk.offset;
+  for (int32_t j = 0; j < kDepthwiseDspGroup; ++j)
+    run.channels[j] = depthwise_pixel_channel<R>(blk.q[j]);
+  run.output_offset = range.output_offset;
+  const PackedRange packed = packed_range(range);
+  run.act_min4 = packed.act_min4;
+  run.act_max4 = packed.act_max4;
+  run.out_step = out_step;
+  run.row_step = walk.row_step;
+  // From the third row of a full window to the next pixel's first.
+  run.x_advance = p.stride_h * row_bytes - 2 * walk.row_step;
   for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* image = input + b * p.input_h * p.input_w * depth + blk.x_channel;
-    int8_t* out_image = output + b * p.output_h * p.output_w * depth + blk.o;
+    const int8_t* image = input + b * p.input_h * row_bytes + blk.x_channel;
+    int8_t* out_image = output + b * p.output_h * out_step + blk.o;
     for (int32_t ox = 0; ox < p.output_w; ++ox) {
       const TapRange x = tap_range(ox * p.stride_w - p.pad_left, p.input_w, 3, p.dilation_w);
       const int8_t* column = image + x.origin * depth;
       const uint32_t* w = wide + 2 * x.first;
       int8_t* out = out_image + ox * depth;
-      if (x.count == 3)
-        run_column<R, 3>(cw, column, w, out);
-      else
-        run_column<R, 2>(cw, column, w, out);
+      // Output rows [first, end) from input row `origin`, weights from
+      // filter row `first_tap`.
+      const auto pixels = [&](DepthwisePixelsFn fn, int32_t origin, int32_t first_tap,
+                              int32_t first, int32_t end) {
+        run.x = column + origin * row_bytes;
+        run.w = w + 2 * 3 * first_tap;
+        run.out = out + first * out_step;
+        run.out_end = reinterpret_cast<uintptr_t>(out) + static_cast<uint32_t>(end * out_step);
+        fn(&run);
+      };
+      const DepthwisePixelsFn edge_fn = depthwise_pixels_fn<R>(2, x.count);
+      const auto edge = [&](int32_t oy) {
+        const TapRange y = tap_range(oy * p.stride_h - p.pad_top, p.input_h, 3, p.dilation_h);
+        pixels(edge_fn, y.origin, y.first, oy, oy + 1);
+      };
+      for (int32_t oy = 0; oy < full.first; ++oy) edge(oy);
+      if (full.first < full.end)
+        pixels(depthwise_pixels_fn<R>(3, x.count), full.first * p.stride_h - p.pad_top, 0,
+               full.first, full.end);
+      for (int32_t oy = full.end; oy < p.output_h; ++oy) edge(oy);
     }
   }
 }
-
 #endif
 
 // The channels past the last group, their outputs past the last
-// multiplier group: one output at a time, pixel by pixel. Out of line and
-// one for both descriptors: a rare path, not where the time goes.
+// multiplier group: one output at a time, pixel by pixel. One for both
+// descriptors: a rare path, not where the time goes.
 template <Rounding R>
-__attribute__((noinline)) void single_outputs(const DepthwiseConv2dParams& p, const int8_t* input,
-                                              const int8_t* filter, const ChannelQuant* quant,
-                                              int8_t* output, const Walk& walk) {
+TINYAOT_RARE_PATH void single_outputs(const DepthwiseConv2dParams& p, const int8_t* input,
+                                      const int8_t* filter, const ChannelQuant* quant,
+                                      int8_t* output, const Walk& walk) {
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);
   const int32_t depth = p.input_depth, multiplier = p.depth_multiplier;
   const int32_t grouped = l.groups * kDepthwiseDspGroup;
@@ -669,8 +556,8 @@ __attribute__((noinline)) void single_outputs(const DepthwiseConv2dParams& p, co
 }
 
 template <Rounding R, typename Shape>
-TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
-                                const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
+TINYAOT_SETUP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
+                            const int8_t* filter, const ChannelQuant* quant, int8_t* output) {
   const int32_t depth = p.input_depth;
   const int32_t multiplier = p.depth_multiplier;
   const DepthwiseDspLayout l = depthwise_dsp_layout(p);

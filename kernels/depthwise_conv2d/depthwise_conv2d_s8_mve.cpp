@@ -31,18 +31,20 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
 #include "kernels/depthwise_conv2d/depthwise_mve_layout.h"
 #include "kernels/depthwise_conv2d/depthwise_window.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 
+#include "kernels/common/mve_asm.h"
 #include "kernels/common/output_step_mve.h"
 #endif
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(raw);
   const Status status =
       validate_depthwise_conv2d_operands(p, inputs, num_inputs, outputs, num_outputs);
@@ -95,7 +97,7 @@ template <Rounding R>
 inline void finish4(int32x4_t sums, const ChannelQuant* q, int8_t* out, const OutputRangeMve& range,
                     mve_pred16_t lanes) {
   const ChannelQuantLanes c = load_channel_quant_x4(q, lanes);
-  output_step_mve<R>(out, vaddq_s32(sums, c.bias), c, range, lanes);
+  output_step_mve<R>(out, wrapping_add_lanes(sums, c.bias), c, range, lanes);
 }
 
 // What the channel loops keep in registers, copied out of the call's
@@ -120,7 +122,7 @@ inline int32x4_t add_apart_tap(int32x4_t sums, const int8_t* x, const int8_t* w,
                                mve_pred16_t lanes) {
   const int32x4_t wv = vldrbq_z_s32(w, lanes);
   if (kEdge && !k.apart_inside) return vmlaq_n_s32(sums, wv, k.zero_point);
-  return vaddq_s32(sums, vmulq_s32(vldrbq_z_s32(x + k.apart_offset, lanes), wv));
+  return wrapping_add_lanes(sums, vmulq_s32(vldrbq_z_s32(x + k.apart_offset, lanes), wv));
 }
 
 // The eight-tap sums of channels x..x+3 of a pixel (one full chunk each:
@@ -131,13 +133,17 @@ inline int32x4_t add_apart_tap(int32x4_t sums, const int8_t* x, const int8_t* w,
 // chains. An edge pixel (kEdge) gathers only the taps inside (P0 =
 // inside) and adds zero_outside . weights: the zero point times the
 // weight of each tap outside, which cancels that tap's share of the
-// folded input offset.
+// folded input offset. The gathers read x + 3 + a 16-bit offset at most,
+// the weight loads the four outputs' 32 bytes. w is a low register ("l"):
+// a widening load's post-increment takes no other (GCC at -O1 chose fp).
 template <bool kEdge>
 inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offsets,
                            mve_pred16_t inside, int16x8_t zero_outside) {
   int32_t s0, s1, s2, s3;
   int16x8_t g, a;
   const int8_t* t;
+  using Inputs = const int8_t(*)[UINT16_MAX + 4];
+  using Weights = const int8_t(*)[4 * kDepthwiseMveLanes];
 #define TINYAOT_DW_SUM(S, BASE)     \
   "vldrb.s16 %q[g], [" BASE         \
   ", %q[off]]\n\t"                  \
@@ -152,16 +158,16 @@ inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offset
   "], %q[g], %q[a]\n\t"              \
   "vmladava.s16 %[" S "], %q[zo], %q[a]\n\t"
   if constexpr (kEdge) {
-    __asm__("vmsr p0, %[in]\n\t" TINYAOT_DW_EDGE_SUM("s0", "%[x]")
+    MveP0 p0;
+    __asm__(TINYAOT_P0_SAVE "vmsr p0, %[in]\n\t" TINYAOT_DW_EDGE_SUM("s0", "%[x]")
             "add %[t], %[x], #1\n\t" TINYAOT_DW_EDGE_SUM("s1", "%[t]")
             "add %[t], %[x], #2\n\t" TINYAOT_DW_EDGE_SUM("s2", "%[t]")
             "add %[t], %[x], #3\n\t" TINYAOT_DW_EDGE_SUM("s3", "%[t]")
-            "add %[x], %[x], #4"
-            : [x] "+r"(x), [w] "+r"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
-              [s3] "=&Te"(s3), [t] "=&r"(t), [g] "=&w"(g), [a] "=&w"(a)
+            "add %[x], %[x], #4" TINYAOT_P0_RESTORE
+            : [x] "+r"(x), [w] "+l"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
+              [s3] "=&Te"(s3), [t] "=&r"(t), [g] "=&w"(g), [a] "=&w"(a), TINYAOT_WRITES_P0(p0)
             : [off] "w"(offsets), [zo] "w"(zero_outside), [in] "r"(uint32_t{inside}),
-              "m"(*(const int8_t(*)[1])x), "m"(*(const int8_t(*)[1])w)
-            : "p0");
+              "m"(*Inputs(x)), "m"(*Weights(w)));
   } else {
     (void)inside;
     (void)zero_outside;
@@ -170,9 +176,9 @@ inline int32x4_t quad_sums(const int8_t*& x, const int8_t*& w, uint16x8_t offset
             "add %[t], %[x], #2\n\t" TINYAOT_DW_SUM("s2", "%[t]")
             "add %[t], %[x], #3\n\t" TINYAOT_DW_SUM("s3", "%[t]")
             "add %[x], %[x], #4"
-            : [x] "+r"(x), [w] "+r"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
+            : [x] "+r"(x), [w] "+l"(w), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
               [s3] "=&Te"(s3), [t] "=&r"(t), [g] "=&w"(g), [a] "=&w"(a)
-            : [off] "w"(offsets), "m"(*(const int8_t(*)[1])x), "m"(*(const int8_t(*)[1])w));
+            : [off] "w"(offsets), "m"(*Inputs(x)), "m"(*Weights(w)));
   }
 #undef TINYAOT_DW_SUM
 #undef TINYAOT_DW_EDGE_SUM
@@ -211,11 +217,12 @@ inline ChannelQuantLanes next_quant(uint32x4_t& bias_at) {
   constexpr int32_t kShift =
       static_cast<int32_t>(offsetof(ChannelQuant, shift)) - offsetof(ChannelQuant, bias);
   ChannelQuantLanes c;
-  // GCC 12 makes the writeback on a copy and loads twice. The constants
-  // never change while the kernel runs: no memory operand is needed.
+  // GCC 12 makes the writeback on a copy and loads twice. The address is
+  // in a vector: "memory" names what the load reads.
   __asm__("vldrw.u32 %q[v], [%q[at], #%c[step]]!"
           : [v] "=&w"(c.bias), [at] "+w"(bias_at)
-          : [step] "i"(kQuantStep));
+          : [step] "i"(kQuantStep)
+          : "memory");
   c.multiplier = vldrwq_gather_base_s32(bias_at, kMultiplier);
   c.shift = vldrwq_gather_base_s32(bias_at, kShift);
   return c;
@@ -237,14 +244,20 @@ __attribute__((noinline)) void pixel_one_chunk(const int8_t* first, const Run& r
                                                static_cast<mve_pred16_t>(~inside));
   const uint32x4_t first_quant = quant_walk(q);
   const int32_t pixel_step = run.pixel_step;
-  for (int32_t px = run.pixels; px > 0; --px, first += pixel_step, first_out += k.depth) {
+  // The pixel loop's counts and pointers as scalars: read as k's members,
+  // GCC 12 reloads them every pixel (the gathers' "memory" clobber).
+  const int32_t depth = k.depth, whole_blocks = depth / 4, count = depth % 4;
+  const int8_t* const weights = k.w;
+  const int8_t* const apart = k.apart;
+  const int32_t apart_offset = k.apart_offset;
+  for (int32_t px = run.pixels; px > 0; --px, first += pixel_step, first_out += depth) {
     const int8_t* x = first;
     int8_t* out = first_out;
-    const int8_t* w = k.w;
-    const int8_t* apart_x = x + k.apart_offset;
-    const int8_t* apart_w = k.apart;
+    const int8_t* w = weights;
+    const int8_t* apart_x = x + apart_offset;
+    const int8_t* apart_w = apart;
     uint32x4_t quant = first_quant;
-    for (int32_t blocks = k.depth / 4; blocks > 0; --blocks, out += 4) {
+    for (int32_t blocks = whole_blocks; blocks > 0; --blocks, out += 4) {
       int32x4_t sums = quad_sums<kEdge>(x, w, offsets, inside, zero_outside);
       if constexpr (kApart) {
         const int32x4_t wv = vldrbq_s32(apart_w);
@@ -252,24 +265,24 @@ __attribute__((noinline)) void pixel_one_chunk(const int8_t* first, const Run& r
         if (kEdge && !k.apart_inside)
           sums = vmlaq_n_s32(sums, wv, k.zero_point);
         else
-          sums = vaddq_s32(sums, vmulq_s32(vldrbq_s32(apart_x), wv));
+          sums = wrapping_add_lanes(sums, vmulq_s32(vldrbq_s32(apart_x), wv));
         apart_x += 4;
       }
       // Every lane stored: no predicate (whose VMSR and VPST would cost
       // two instructions a block).
       const ChannelQuantLanes c = next_quant(quant);
-      const int32x4_t v = requantize_mve<R>(vaddq_s32(sums, c.bias), c.multiplier, c.shift);
+      const int32x4_t v =
+          requantize_mve<R>(wrapping_add_lanes(sums, c.bias), c.multiplier, c.shift);
       vstrbq_s32(out, offset_and_clamp_mve(v, range));
     }
-    const int32_t count = k.depth % 4;
     if (count != 0) {
       int32_t s[4] = {0, 0, 0, 0};
       for (int32_t j = 0; j < count; ++j)
         s[j] = chunk_sum<kEdge>(x + j, w + j * kDepthwiseMveLanes, offsets, inside, zero_outside);
       const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
       int32x4_t sums = lanes_of_sums(s[0], s[1], s[2], s[3]);
-      const int32_t o = k.depth - count;
-      if (kApart) sums = add_apart_tap<kEdge>(sums, x, k.apart + o, k, lanes);
+      const int32_t o = depth - count;
+      if (kApart) sums = add_apart_tap<kEdge>(sums, x, apart + o, k, lanes);
       finish4<R>(sums, q + o, out, range, lanes);
     }
   }

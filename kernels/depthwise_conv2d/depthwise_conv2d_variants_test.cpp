@@ -150,6 +150,43 @@ TEST(DepthwiseConv2dVariants, Dsp3x3TakesWindowsOfTwoOrThreeTapsOnly) {
   }
 }
 
+// The stride of the loader regression depthwise-dsp-stride-row-step-
+// overflow: an input 3x64x64, a 3x3 filter, an output of 2x62 whose second
+// row's window starts 2^20 rows down. Every window axis fits int32, but
+// the DSP variant steps between output rows by stride_h * input_w * depth
+// (2^32) and the MVE one forms each window's byte offset from the image
+// (the same product): the plane the windows span (is_window_2d), 2^21 + 3
+// rows (two strides and the filter) of 65 pixels of 64 bytes, is past
+// int32, so every variant refuses it. With a stride of 2 the plane is 29 KB
+// and each variant whose case it is takes it.
+TEST(DepthwiseConv2dVariants, EveryVariantRefusesARowStepPastInt32) {
+  DepthwiseConv2dParams p{};
+  p.batches = 1;
+  p.input_h = 3;
+  p.input_w = p.input_depth = 64;
+  p.depth_multiplier = 1;
+  p.filter_h = p.filter_w = 3;
+  p.output_h = 2;
+  p.output_w = 62;
+  p.stride_h = 2;
+  p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1;
+  p.act_min = -128;
+  p.act_max = 127;
+  const KernelDescriptor* const taking[] = {
+      &kernel_depthwise_conv2d_s8_ref, &kernel_depthwise_conv2d_s8_scalar,
+      &kernel_depthwise_conv2d_s8_3x3, &kernel_depthwise_conv2d_s8_dsp,
+      &kernel_depthwise_conv2d_s8_mve};
+  for (const KernelDescriptor* kernel : taking)
+    EXPECT_EQ(validate_with(*kernel, p), Status::kOk) << kernel->name;
+  DepthwiseConv2dParams far = p;
+  far.stride_h = 1 << 20;
+  EXPECT_EQ(int64_t{far.stride_h} * far.input_w * far.input_depth, int64_t{1} << 32);
+  for (const KernelDescriptor* kernel : taking)
+    EXPECT_EQ(validate_with(*kernel, far), Status::kBadParams) << kernel->name;
+  EXPECT_EQ(validate_with(kernel_depthwise_conv2d_s8_dsp_3x3, far), Status::kBadParams);
+}
+
 // 6 input channels, multiplier 1, one row of 2 taps: one channel group
 // (per tap one word, its channels in order), then the two rest channels
 // as a multiplier has no group of four: singles, each channel's taps

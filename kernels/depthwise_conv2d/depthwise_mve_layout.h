@@ -17,6 +17,7 @@
 
 #include "kernels/common/quant.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -48,7 +49,7 @@ inline int64_t depthwise_mve_tap_offset(const DepthwiseConv2dParams& p, int32_t 
 
 // The variant's case: at most 64 taps (eight gathers), every tap's offset
 // within a 16-bit gather lane. Any stride, padding, dilation, multiplier.
-inline bool is_depthwise_mve_case(const DepthwiseConv2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_depthwise_mve_case(const DepthwiseConv2dParams& p) {
   if (p.filter_h < 1 || p.filter_w < 1 ||
       int64_t{p.filter_h} * p.filter_w > int64_t{kDepthwiseMveLanes} * kDepthwiseMveMaxChunks)
     return false;

@@ -13,6 +13,7 @@
 
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/elementwise/elementwise_mve.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -42,7 +43,7 @@ inline bool is_flat_broadcast(const BroadcastShape& shape) {
 
 // The output step folds the output offset into its rounding constant,
 // offset * 2^s: |s| <= 23 keeps that sum within int32 (see add_sub_s8_flat).
-inline bool is_add_sub_flat_case(const AddSubParams& p) {
+TINYAOT_LOAD_TIME inline bool is_add_sub_flat_case(const AddSubParams& p) {
   const bool first_exact = is_exact_input_scale(p.input1_multiplier, p.input1_shift);
   const bool second_exact = is_exact_input_scale(p.input2_multiplier, p.input2_shift);
   const bool other_fits =
@@ -56,7 +57,7 @@ inline bool is_add_sub_flat_case(const AddSubParams& p) {
 // is_row_broadcast takes them, one input exact and the other exact or
 // a rescale below 0.5, the output a right shift (any: the vector step adds
 // the output offset after the shift).
-inline bool is_add_sub_mve_case(const AddSubParams& p) {
+TINYAOT_LOAD_TIME inline bool is_add_sub_mve_case(const AddSubParams& p) {
   const bool first_exact = is_exact_input_scale(p.input1_multiplier, p.input1_shift);
   const bool second_exact = is_exact_input_scale(p.input2_multiplier, p.input2_shift);
   const bool other_fits =

@@ -10,6 +10,7 @@
 #include "kernels/elementwise/add_sub_cases.h"
 #include "kernels/elementwise/add_sub_flat_math.h"
 #include "kernels/elementwise/elementwise.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -115,8 +116,8 @@ TINYAOT_MODE_LOOP void add_sub_loop(const int8_t* e, const int8_t* x, int8_t* ou
   }
 }
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status = validate_add_sub(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_add_sub_flat_case(*static_cast<const AddSubParams*>(raw)) ? Status::kOk
@@ -194,7 +195,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_flat = {
     "add_s8_flat",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -204,12 +205,13 @@ const KernelDescriptor kernel_add_s8_flat = {
     run<+1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_flat = {
     "sub_s8_flat",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -219,6 +221,7 @@ const KernelDescriptor kernel_sub_s8_flat = {
     run<-1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

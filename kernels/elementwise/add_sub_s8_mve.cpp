@@ -15,6 +15,7 @@
 #include "kernels/elementwise/add_sub_cases.h"
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/elementwise/elementwise_mve.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -93,8 +94,8 @@ TINYAOT_MODE_LOOP void add_sub_rows(const BroadcastShape& shape, const int8_t* e
 
 #endif
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status = validate_add_sub(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_add_sub_mve_case(*static_cast<const AddSubParams*>(raw)) ? Status::kOk
@@ -156,7 +157,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_mve = {
     "add_s8_mve",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -166,12 +167,13 @@ const KernelDescriptor kernel_add_s8_mve = {
     run<+1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_mve = {
     "sub_s8_mve",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -181,6 +183,7 @@ const KernelDescriptor kernel_sub_s8_mve = {
     run<-1>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

@@ -5,11 +5,13 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/elementwise/elementwise.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
-Status validate_add_sub(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                        const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_add_sub(const void* raw, const OperandView* inputs,
+                                          uint32_t num_inputs, const OperandView* outputs,
+                                          uint32_t num_outputs) {
   const auto& p = *static_cast<const AddSubParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   const Status status =
@@ -62,7 +64,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_add_s8_ref = {
     "add_s8_ref",
     "add",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -72,12 +74,13 @@ const KernelDescriptor kernel_add_s8_ref = {
     run<+1>,
     validate_add_sub,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_sub_s8_ref = {
     "sub_s8_ref",
     "sub",
-    1,
+    2,
     sizeof(AddSubParams),
     2,
     2,
@@ -87,6 +90,7 @@ const KernelDescriptor kernel_sub_s8_ref = {
     run<-1>,
     validate_add_sub,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "kernels/common/validate.h"
+#include "tinyaot/load_time.h"
 #include "tinyaot/status.h"
 
 namespace tinyaot {
@@ -37,8 +38,10 @@ inline int64_t broadcast_span(const int32_t* dims, const int32_t* strides) {
 
 // The two inputs must be exactly as large as the walk reaches (a broadcast
 // reads every input element), and the output as large as the walk.
-inline Status validate_broadcast(const BroadcastShape& shape, uint32_t input1_elements,
-                                 uint32_t input2_elements, uint32_t output_elements) {
+TINYAOT_LOAD_TIME inline Status validate_broadcast(const BroadcastShape& shape,
+                                                   uint32_t input1_elements,
+                                                   uint32_t input2_elements,
+                                                   uint32_t output_elements) {
   const int64_t total = checked_elements(shape.dims, kBroadcastRank);
   if (total < 1 || total != output_elements) return Status::kBadParams;
   if (broadcast_span(shape.dims, shape.strides1) != input1_elements ||

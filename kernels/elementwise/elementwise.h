@@ -51,8 +51,9 @@ struct MinMaxParams {
 
 // The checks every ADD / SUB variant makes (operand sizes, the ranges that
 // keep the reference's int32 arithmetic exact) and the signature they share.
-Status validate_add_sub(const void* params, const OperandView* inputs, uint32_t num_inputs,
-                        const OperandView* outputs, uint32_t num_outputs);
+TINYAOT_LOAD_TIME Status validate_add_sub(const void* params, const OperandView* inputs,
+                                          uint32_t num_inputs, const OperandView* outputs,
+                                          uint32_t num_outputs);
 inline constexpr char kAddSubSignature[] =
     "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
     "params=AddSubParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
@@ -60,12 +61,18 @@ inline constexpr char kAddSubSignature[] =
     "output_multiplier,output_shift,act_min,act_max}";
 
 // Likewise for MUL.
-Status validate_mul(const void* params, const OperandView* inputs, uint32_t num_inputs,
-                    const OperandView* outputs, uint32_t num_outputs);
+TINYAOT_LOAD_TIME Status validate_mul(const void* params, const OperandView* inputs,
+                                      uint32_t num_inputs, const OperandView* outputs,
+                                      uint32_t num_outputs);
 inline constexpr char kMulSignature[] =
     "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
     "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
     "output_offset,output_multiplier,output_shift,act_min,act_max}";
+
+// Every variant reads element i of both inputs before it writes element i
+// of the output, so either input may lie exactly on the output's bytes (an
+// output written over an input it was the last reader of).
+constexpr uint16_t kElementwiseInPlaceInputs = operand_bit(0) | operand_bit(1);
 
 extern const KernelDescriptor kernel_add_s8_ref;
 extern const KernelDescriptor kernel_sub_s8_ref;

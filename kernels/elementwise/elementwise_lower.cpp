@@ -99,15 +99,6 @@ std::optional<BroadcastShape> plan_broadcast(const std::vector<int32_t>& shape1,
 
 namespace {
 
-// The input a broadcast walk reads at the output's own index: one that is
-// not broadcast (as many elements as the output).
-int32_t same_size_input(const Graph& graph, const Operation& op) {
-  const int64_t elements = output_tensor(graph, op).num_elements();
-  for (int32_t i = 0; i < 2; ++i)
-    if (input_tensor(graph, op, static_cast<size_t>(i)).num_elements() == elements) return i;
-  return -1;
-}
-
 void require_int8_per_tensor(const Tensor& tensor, const Operation& op, const char* role) {
   require(tensor.dtype == DType::kInt8, op, std::string(role) + " must be int8");
   require(tensor.quant.scales.size() == 1 && tensor.quant.zero_points.size() <= 1, op,
@@ -248,7 +239,6 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};
-  lowered.in_place_input = same_size_input(graph, op);
   return lowered;
 }
 
@@ -263,7 +253,6 @@ LoweredOp lower_min_max(const Graph& graph, const Operation& op, bool maximum) {
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};
-  lowered.in_place_input = same_size_input(graph, op);
   return lowered;
 }
 
@@ -297,7 +286,6 @@ LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& targe
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};
-  lowered.in_place_input = same_size_input(graph, op);
   return lowered;
 }
 

@@ -2,12 +2,13 @@
 // and the output (the compiler requires it), the larger or smaller raw
 // int8 value is the answer, exactly as TFLite Micro computes it.
 #include "kernels/elementwise/elementwise.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MinMaxParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   return validate_broadcast(p.shape, inputs[0].bytes, inputs[1].bytes, outputs[0].bytes);
@@ -32,7 +33,7 @@ constexpr const char* kSignature =
 const KernelDescriptor kernel_maximum_s8_ref = {
     "maximum_s8_ref",
     "maximum",
-    1,
+    2,
     sizeof(MinMaxParams),
     2,
     2,
@@ -42,12 +43,13 @@ const KernelDescriptor kernel_maximum_s8_ref = {
     run<true>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 const KernelDescriptor kernel_minimum_s8_ref = {
     "minimum_s8_ref",
     "minimum",
-    1,
+    2,
     sizeof(MinMaxParams),
     2,
     2,
@@ -57,6 +59,7 @@ const KernelDescriptor kernel_minimum_s8_ref = {
     run<false>,
     validate,
     nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

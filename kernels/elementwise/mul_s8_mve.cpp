@@ -11,6 +11,7 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/elementwise/elementwise_mve.h"
 #include "kernels/elementwise/mul_cases.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -68,8 +69,8 @@ TINYAOT_MODE_LOOP void mul_rows(const MulParams& p, const int8_t* input1, const 
 
 #endif
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status = validate_mul(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_mul_mve_case(*static_cast<const MulParams*>(raw)) ? Status::kOk : Status::kBadParams;
@@ -101,8 +102,19 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_mve = {
-    "mul_s8_mve",   "mul",         1,   sizeof(MulParams), 2,       2, 1,
-    IsaClass::kMve, kMulSignature, run, validate,          nullptr,
+    "mul_s8_mve",
+    "mul",
+    2,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kMve,
+    kMulSignature,
+    run,
+    validate,
+    nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

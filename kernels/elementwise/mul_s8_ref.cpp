@@ -4,11 +4,13 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/elementwise/elementwise.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
-Status validate_mul(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                    const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_mul(const void* raw, const OperandView* inputs,
+                                      uint32_t num_inputs, const OperandView* outputs,
+                                      uint32_t num_outputs) {
   const auto& p = *static_cast<const MulParams*>(raw);
   if (num_inputs != 2 || num_outputs != 1) return Status::kBadParams;
   const Status status =
@@ -46,8 +48,19 @@ Status run(const KernelArgs& args) {
 }  // namespace
 
 const KernelDescriptor kernel_mul_s8_ref = {
-    "mul_s8_ref",      "mul",         1,   sizeof(MulParams), 2,       2, 1,
-    IsaClass::kScalar, kMulSignature, run, validate_mul,      nullptr,
+    "mul_s8_ref",
+    "mul",
+    2,
+    sizeof(MulParams),
+    2,
+    2,
+    1,
+    IsaClass::kScalar,
+    kMulSignature,
+    run,
+    validate_mul,
+    nullptr,
+    kElementwiseInPlaceInputs,
 };
 
 }  // namespace tinyaot

@@ -9,15 +9,20 @@
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
-inline Status validate_fully_connected_operands(const void* raw, const OperandView* inputs,
-                                                uint32_t num_inputs, const OperandView* outputs,
-                                                uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_fully_connected_operands(const void* raw,
+                                                                  const OperandView* inputs,
+                                                                  uint32_t num_inputs,
+                                                                  const OperandView* outputs,
+                                                                  uint32_t num_outputs) {
   const auto& p = *static_cast<const FullyConnectedParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
-  int64_t in_size, filter_size, out_size;
+  // Zeros for GCC -Og alone, which does not see checked_mul set them
+  // (-Wmaybe-uninitialized).
+  int64_t in_size = 0, filter_size = 0, out_size = 0;
   if (p.batches < 1 || p.input_depth < 1 || p.output_depth < 1) return Status::kBadParams;
   if (!checked_mul(p.batches, p.input_depth, &in_size) ||
       !checked_mul(p.output_depth, p.input_depth, &filter_size) ||
@@ -35,10 +40,9 @@ inline Status validate_fully_connected_operands(const void* raw, const OperandVi
 // The row-blocked variants (fully_connected_blocks.h) also load a block's
 // weights as aligned words: a 4-byte aligned filter (the program's
 // constants are 16-byte aligned).
-inline Status validate_blocked_fully_connected_operands(const void* raw, const OperandView* inputs,
-                                                        uint32_t num_inputs,
-                                                        const OperandView* outputs,
-                                                        uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_blocked_fully_connected_operands(
+    const void* raw, const OperandView* inputs, uint32_t num_inputs, const OperandView* outputs,
+    uint32_t num_outputs) {
   const Status status =
       validate_fully_connected_operands(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;

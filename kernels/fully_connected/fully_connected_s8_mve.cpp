@@ -12,14 +12,15 @@
 #include "kernels/common/weighted_operands.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_checks.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
 // The family's checks; the output step takes precomputed rescales only
 // (has_fast_rescale).
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status =
       validate_fully_connected_operands(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;

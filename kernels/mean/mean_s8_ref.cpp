@@ -5,12 +5,13 @@
 #include "kernels/common/output_step.h"
 #include "kernels/common/validate.h"
 #include "kernels/mean/mean.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const MeanParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   if (p.rank < 1 || p.rank > kMeanMaxRank) return Status::kBadParams;

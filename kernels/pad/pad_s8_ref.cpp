@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "kernels/pad/pad.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const PadParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1 || p.output_elements < 1) return Status::kBadParams;
   if (p.pad_value < -128 || p.pad_value > 127) return Status::kBadParams;

@@ -14,6 +14,7 @@
 #include "kernels/pooling/pool_lanes.h"
 #include "kernels/pooling/pool_walk.h"
 #include "kernels/pooling/pooling.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -107,8 +108,9 @@ __attribute__((noinline)) void average_pool(const Pool2dParams& p, const int8_t*
   });
 }
 
-Status validate_sum16(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                      const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_sum16(const void* raw, const OperandView* inputs,
+                                        uint32_t num_inputs, const OperandView* outputs,
+                                        uint32_t num_outputs) {
   const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_avg_pool2d_sum16_case(*static_cast<const Pool2dParams*>(raw)) ? Status::kOk

@@ -19,6 +19,7 @@
 #include "kernels/pooling/pool_walk.h"
 #include "kernels/pooling/pool_window.h"
 #include "kernels/pooling/pooling.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
@@ -164,8 +165,9 @@ void average_pool(const Pool2dParams& p, const int8_t* input, int8_t* output) {
 
 #endif
 
-Status validate_average(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                        const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate_average(const void* raw, const OperandView* inputs,
+                                          uint32_t num_inputs, const OperandView* outputs,
+                                          uint32_t num_outputs) {
   const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return is_avg_pool2d_sum16_case(*static_cast<const Pool2dParams*>(raw)) ? Status::kOk

@@ -7,6 +7,7 @@
 
 #include "kernels/pooling/pool_window.h"
 #include "kernels/pooling/pooling.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -20,7 +21,7 @@ constexpr int64_t kSum16MaxCells = TINYAOT_POOL_SUM16_MAX_CELLS;
 #define TINYAOT_POOL_TEXT_(x) #x
 #define TINYAOT_POOL_TEXT(x) TINYAOT_POOL_TEXT_(x)
 
-inline bool is_avg_pool2d_sum16_case(const Pool2dParams& p) {
+TINYAOT_LOAD_TIME inline bool is_avg_pool2d_sum16_case(const Pool2dParams& p) {
   return pool_window_cells(p) <= kSum16MaxCells;
 }
 

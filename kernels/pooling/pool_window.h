@@ -6,6 +6,7 @@
 
 #include "kernels/common/validate.h"
 #include "kernels/pooling/pooling.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -13,8 +14,8 @@ namespace tinyaot {
 // Micro fails an average over no cell) and origin + filter must stay inside
 // int32. Windows move forward with the output index, so checking the first
 // and the last one covers all.
-inline bool is_pool_axis(int32_t input, int32_t filter, int32_t output, int32_t stride,
-                         int32_t pad) {
+TINYAOT_LOAD_TIME inline bool is_pool_axis(int32_t input, int32_t filter, int32_t output,
+                                           int32_t stride, int32_t pad) {
   if (input < 1 || filter < 1 || output < 1 || stride < 1 || pad < 0) return false;
   int64_t reach;
   if (!checked_mul(int64_t{output} - 1, stride, &reach)) return false;
@@ -24,8 +25,9 @@ inline bool is_pool_axis(int32_t input, int32_t filter, int32_t output, int32_t 
 }
 
 // Operand sizes and window axes of a pooling operation.
-inline Status validate_pool2d(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                              const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_pool2d(const void* raw, const OperandView* inputs,
+                                                uint32_t num_inputs, const OperandView* outputs,
+                                                uint32_t num_outputs) {
   const auto& p = *static_cast<const Pool2dParams*>(raw);
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.channels < 1) return Status::kBadParams;
@@ -55,8 +57,9 @@ inline int64_t pool_window_cells(const Pool2dParams& p) {
 constexpr int64_t kMaxAverageWindowCells = int64_t{1} << 23;
 
 // validate_pool2d, and the average's window bound.
-inline Status validate_avg_pool2d(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                                  const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_avg_pool2d(const void* raw, const OperandView* inputs,
+                                                    uint32_t num_inputs, const OperandView* outputs,
+                                                    uint32_t num_outputs) {
   const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return pool_window_cells(*static_cast<const Pool2dParams*>(raw)) <= kMaxAverageWindowCells

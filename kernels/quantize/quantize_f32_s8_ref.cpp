@@ -1,6 +1,7 @@
 // Reference float32 -> int8 QUANTIZE: TFLite Micro's AffineQuantize,
 // round(x / scale) with the division in float and ties away from zero.
 #include "kernels/quantize/quantize_common.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
@@ -27,8 +28,8 @@ inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
   return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
 }
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   return validate_quantize_params(*static_cast<const QuantizeParams*>(raw), inputs[0].bytes,
                                   outputs[0].bytes);
@@ -37,8 +38,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const QuantizeParams*>(args.params);
   const auto* input = static_cast<const float*>(args.inputs[0].data);
-  // Arena operands carry no dtype for the loader to check their alignment.
-  if (!is_aligned_for<float>(input)) return Status::kMisaligned;
+  // Word-aligned: the descriptor says so and the loader checks it.
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   for (int32_t i = 0; i < p.size; ++i) output[i] = quantize_one(input[i], p.scale, p.zero_point);
   return Status::kOk;
@@ -49,7 +49,7 @@ Status run(const KernelArgs& args) {
 const KernelDescriptor kernel_quantize_f32_s8_ref = {
     "quantize_f32_s8_ref",
     "quantize",
-    1,
+    2,
     sizeof(QuantizeParams),
     1,
     1,
@@ -59,6 +59,8 @@ const KernelDescriptor kernel_quantize_f32_s8_ref = {
     run,
     validate,
     nullptr,
+    0,               // no input in place
+    operand_bit(0),  // the float input, read as words
 };
 
 }  // namespace tinyaot

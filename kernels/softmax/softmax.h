@@ -44,6 +44,8 @@ struct SoftmaxParams {
   "input:s8[rows,depth], exp_table:i32[1..256] -> output:s8[rows,depth]; " \
   "params=SoftmaxParams{rows,depth}"
 extern const KernelDescriptor kernel_softmax_s8_ref;
+// Every variant reads the exp table as int32.
+constexpr uint16_t kSoftmaxWordAlignedInputs = operand_bit(1);
 
 // The longest row whose Q12 sum cannot wrap around to a positive value:
 // each exponential adds at most 1.0 (2^(31 - 12)), so up to 2^(32 - 19) - 1
@@ -59,7 +61,9 @@ static_assert(kSoftmaxMveMaxDepth == (int32_t{1} << (kSoftmaxSumIntegerBits + 1)
 #define TINYAOT_SOFTMAX_TEXT_(x) #x
 #define TINYAOT_SOFTMAX_TEXT(x) TINYAOT_SOFTMAX_TEXT_(x)  // the bound in a signature
 
-inline bool is_softmax_mve_case(const SoftmaxParams& p) { return p.depth <= kSoftmaxMveMaxDepth; }
+TINYAOT_LOAD_TIME inline bool is_softmax_mve_case(const SoftmaxParams& p) {
+  return p.depth <= kSoftmaxMveMaxDepth;
+}
 
 // MVE (softmax_s8_mve.cpp): the reference's arithmetic, the maximum 16
 // values a step and the table read four values a step by gathers; rows of

@@ -20,9 +20,12 @@
 #include "kernels/common/fixed_point.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/softmax/softmax_mve_reciprocal.h"
+#include "tinyaot/load_time.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
+
+#include "kernels/common/mve_asm.h"
 #endif
 
 namespace tinyaot {
@@ -54,15 +57,17 @@ struct RowTable {
 // row: one VPT block of the compare (inside the stored table) and the
 // gather, whose lanes outside read 0. (GCC moves an intrinsic's
 // predicate through a core register, four instructions more.) The
-// destination is not the offsets' register, as a gather requires.
+// destination is not the offsets' register, as a gather requires. It reads
+// the stored table, at most kSoftmaxExpTableSize entries.
 inline int32x4_t gather_exponentials(const RowTable& t, uint32x4_t difference) {
   int32x4_t e;
-  __asm__(
-      "vpt.u32 hi, %q[entries], %q[difference]\n\t"
-      "vldrwt.u32 %q[e], [%[table], %q[difference], uxtw #2]"
-      : [e] "=&w"(e)
-      : [entries] "w"(t.entries), [difference] "w"(difference), [table] "r"(t.table)
-      : "p0");
+  MveP0 p0;
+  __asm__(TINYAOT_P0_SAVE
+          "vpt.u32 hi, %q[entries], %q[difference]\n\t"
+          "vldrwt.u32 %q[e], [%[table], %q[difference], uxtw #2]" TINYAOT_P0_RESTORE
+          : [e] "=&w"(e), TINYAOT_WRITES_P0(p0)
+          : [entries] "w"(t.entries), [difference] "w"(difference), [table] "r"(t.table),
+            "m"(*(const int32_t(*)[kSoftmaxExpTableSize])t.table));
   return e;
 }
 
@@ -157,8 +162,8 @@ Status run(const KernelArgs& args) { return kernel_softmax_s8_ref.run(args); }
 
 #endif
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const Status status =
       kernel_softmax_s8_ref.validate(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
@@ -171,7 +176,7 @@ Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
 const KernelDescriptor kernel_softmax_s8_mve = {
     "softmax_s8_mve",
     "softmax",
-    1,
+    2,
     sizeof(SoftmaxParams),
     2,
     2,
@@ -181,6 +186,8 @@ const KernelDescriptor kernel_softmax_s8_mve = {
     run,
     validate,
     nullptr,
+    0,  // no input in place
+    kSoftmaxWordAlignedInputs,
 };
 
 }  // namespace tinyaot

@@ -1,12 +1,13 @@
 // Reference STRIDED_SLICE: a gather; all index arithmetic was done at compile time.
 #include "kernels/copy/gather.h"
 #include "kernels/strided_slice/strided_slice.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const StridedSliceParams*>(raw);
   return validate_gather(p.source, p.input_elements, inputs, num_inputs, outputs, num_outputs);
 }

@@ -25,6 +25,7 @@
 #include "kernels/common/gemm_mve_layout.h"
 #include "kernels/common/kernel_sums.h"
 #include "kernels/transpose_conv/transpose_conv.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -57,7 +58,7 @@ inline int64_t transpose_conv_mve_weight_bytes(const TransposeConvParams& p) {
 // and laid-out constants fit a 32-bit operand size, and whose
 // output coordinates plus the leading padding fit int32 (the lowering's
 // padding is below the filter).
-inline bool is_transpose_conv_mve_case(const TransposeConvParams& p) {
+TINYAOT_LOAD_TIME inline bool is_transpose_conv_mve_case(const TransposeConvParams& p) {
   if (p.filter_h < 1 || p.filter_w < 1 || p.input_depth < 1 || p.output_depth < 1) return false;
   if (int64_t{p.output_h} + p.pad_top > INT32_MAX || int64_t{p.output_w} + p.pad_left > INT32_MAX)
     return false;

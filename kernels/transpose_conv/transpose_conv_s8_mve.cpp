@@ -24,12 +24,13 @@
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "kernels/transpose_conv/transpose_conv_checks.h"
 #include "kernels/transpose_conv/transpose_conv_mve_layout.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 namespace {
 
-Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                const OperandView* outputs, uint32_t num_outputs) {
+TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
+                                  const OperandView* outputs, uint32_t num_outputs) {
   const auto& p = *static_cast<const TransposeConvParams*>(raw);
   if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
   const TransposeConvSizes sizes = transpose_conv_sizes(p);
@@ -100,7 +101,7 @@ __attribute__((always_inline)) inline void row_sums(const Geometry& g, const int
                                                     int32x4_t& acc) {
   const int32_t depth = g.depth, blocks = g.blocks, rest = g.rest, step = g.column_step;
   do {
-    acc = vaddq_s32(acc, vldrwq_s32(reinterpret_cast<const int32_t*>(w)));
+    acc = wrapping_add_lanes(acc, vldrwq_s32(reinterpret_cast<const int32_t*>(w)));
     w += kTransposeConvOffsetBytes;
     gemm_group_accumulate(x, w, blocks, rest, s0, s1, s2, s3);
     x -= depth;
@@ -122,7 +123,7 @@ inline void group_pixel(const Geometry& g, const int8_t* image, AxisTaps ty, Axi
     for (int32_t ry = ty.count; ry > 0; --ry, x -= g.row_bytes, w += g.row_step)
       row_sums(g, x, w, tx.count, s0, s1, s2, s3, acc);
   }
-  output_step_mve<R>(out, vaddq_s32(acc, lanes_of_sums(s0, s1, s2, s3)), q, range, lanes);
+  output_step_mve<R>(out, wrapping_add_lanes(acc, lanes_of_sums(s0, s1, s2, s3)), q, range, lanes);
 }
 
 // Output columns whose taps are found once for every row and group (192

@@ -27,23 +27,38 @@ void log_to_console(const char* message) {
   board::print(line.text("tinyaot-log: ").text(message).c_str());
 }
 
-// Splits in place at spaces; returns the next token or nullptr.
-char* next_token(char** cursor) {
-  char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (*p == '\0') return nullptr;
-  char* token = p;
-  while (*p != '\0' && *p != ' ') ++p;
-  if (*p == ' ') *p++ = '\0';
-  *cursor = p;
-  return token;
-}
-
 bool add_file(const char** list, uint32_t* count, const char* path) {
   if (path == nullptr || *count == kMaxFiles) return false;
   list[(*count)++] = path;
   return true;
 }
+
+// Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
+// in place.
+bool parse_arguments(char* cursor, CommandLine* line) {
+  while (char* token = semihosting::next_token(&cursor)) {
+    bool ok = true;
+    if (strcmp(token, "--batch") == 0 && line->batch == nullptr) {
+      line->batch = semihosting::next_token(&cursor);
+      ok = line->batch != nullptr;
+    } else if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
+      ok = add_file(line->inputs, &line->num_inputs, semihosting::next_token(&cursor));
+    } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
+      ok = add_file(line->outputs, &line->num_outputs, semihosting::next_token(&cursor));
+    } else if (token[0] != '-' && line->program == nullptr) {
+      line->program = token;
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      print_problem("bad argument near ", token);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
   const int32_t handle = semihosting::open(path, semihosting::kModeWriteBinary);
@@ -60,40 +75,13 @@ uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes) {
   return 0;
 }
 
-// Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
-// in place.
-bool parse_arguments(char* cursor, CommandLine* line) {
-  while (char* token = next_token(&cursor)) {
-    bool ok = true;
-    if (strcmp(token, "--batch") == 0 && line->batch == nullptr) {
-      line->batch = next_token(&cursor);
-      ok = line->batch != nullptr;
-    } else if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
-      ok = add_file(line->inputs, &line->num_inputs, next_token(&cursor));
-    } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
-      ok = add_file(line->outputs, &line->num_outputs, next_token(&cursor));
-    } else if (token[0] != '-' && line->program == nullptr) {
-      line->program = token;
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      print_problem("bad argument near ", token);
-      return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
 bool parse_command_line(CommandLine* line) {
   if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) {
     print_problem("cannot read the command line", " (too long for the buffer?)");
     return false;
   }
   char* cursor = g_command_line;
-  next_token(&cursor);  // the kernel (firmware) path QEMU puts first
+  semihosting::next_token(&cursor);  // the kernel (firmware) path QEMU puts first
   if (!parse_arguments(cursor, line)) return false;
   if (line->batch != nullptr &&
       (line->program != nullptr || line->num_inputs != 0 || line->num_outputs != 0)) {

@@ -58,6 +58,10 @@ void install_log_hook();
 uint32_t read_file(const char* path, uint8_t* buffer, uint32_t capacity, uint32_t* bytes,
                    bool exact = false);
 
+// Writes `bytes` bytes to a new file at `path`; prints why and returns a
+// board exit code on failure (0 on success).
+uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes);
+
 // Runs a loaded program once per vector of files (once on whatever the
 // arena holds if no input is given), writing outputs, and prints the
 // summary lines. Returns the exit code: the runtime status of the first

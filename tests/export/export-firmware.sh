@@ -97,9 +97,9 @@ done
 ((failures == 0)) || exit 1
 echo "export-firmware: ok: kws exported for $core, ${#expected[@]} golden vectors bit-exact"
 
-# A user's Debug build (the firmware at -O0, the exported library at -Og,
-# as its CMakeLists.txt asks: less folding of the helpers that compare
-# kernel descriptors) must build and link too.
+# A user's Debug build (the firmware and the exported library at -O0: no
+# folding of the helpers that compare kernel descriptors, every inline asm
+# allocated without optimisation) must build and link too.
 cmake -S "$repo/examples/cmake-firmware" -B "$out/build-debug" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_TOOLCHAIN_FILE="$repo/targets/cmake/arm-none-eabi-cortex-$core.cmake" \
   -DKWS_DIR="$out/kws" -DBOARD="$board" >"$out/configure-debug.log" 2>&1 ||

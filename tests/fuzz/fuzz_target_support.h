@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "program_fixups.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot::fuzz {
@@ -30,14 +31,13 @@ class ExactBuffer {
   uint8_t* data_;
 };
 
-// Runs a loaded program on an exact-size arena with a fixed fill pattern.
-// Kernels must cope with any input values, so the pattern only needs to be
-// deterministic.
+// Runs a loaded program on an exact-size arena filled with the fuzzers'
+// pattern (program_fixups.h).
 inline Status run_bounded(const Program& program) {
   const uint32_t arena_bytes = program.header->arena_bytes;
   if (arena_bytes > kMaxArenaBytes) return Status::kOk;
   ExactBuffer arena(arena_bytes);
-  for (uint32_t i = 0; i < arena_bytes; ++i) arena.data()[i] = static_cast<uint8_t>(i * 37u + 11u);
+  for (uint32_t i = 0; i < arena_bytes; ++i) arena.data()[i] = arena_fill_byte(i);
   return run_program(program, arena.data(), arena_bytes);
 }
 

@@ -60,6 +60,11 @@ qemu_args=$(sed -n 's/^set(TINYAOT_QEMU_ARGS "\([^"]*\)").*/\1/p' "$board_cmake"
 out=$(realpath -m "$out")
 rm -rf "$out" && mkdir -p "$out"
 t0=$(date +%s)
+# Which compilers these are, for tests/toolchains/document.sh.
+{
+  printf 'gcc\t%s\n' "$(arm-none-eabi-gcc -dumpfullversion)"
+  printf 'clang\t%s\n' "$(clang -dumpversion)"
+} >"$out/compilers.txt"
 
 # ---- the programs, one export, and every vector's arguments and output ----
 programs=() list="" run_args="" expected="$out/expected.txt"

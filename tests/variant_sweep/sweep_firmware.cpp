@@ -7,14 +7,16 @@
 //
 // Prints the seed, the on-core check of the requantization
 // (requantize_check.h; skipped with --variant), one line per variant
-// (cases run and passed) and each failing case with its shape and
-// parameters; exits 0 when every case passed, 1 otherwise, kExitUsage for
+// (cases run and passed) and one for its limit cases where it declares
+// limits (limit_cases.h; skipped with --case), and each failing case with
+// its shape and parameters; exits 0 when every case passed, 1 otherwise, kExitUsage for
 // a bad command line.
 #include <stdint.h>
 #include <string.h>
 
 #include "board.h"
 #include "semihosting.h"
+#include "tests/variant_sweep/limit_cases.h"
 #include "tests/variant_sweep/requantize_check.h"
 #include "tests/variant_sweep/softmax_reciprocal_check.h"
 #include "tests/variant_sweep/variant_sweep.h"
@@ -36,39 +38,17 @@ struct Options {
   int64_t single_case = -1;       // only this case
 };
 
-bool parse_number(const char* text, uint64_t* value) {
-  if (text == nullptr || *text == '\0') return false;
-  uint64_t v = 0;
-  for (; *text != '\0'; ++text) {
-    if (*text < '0' || *text > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(*text - '0');
-  }
-  *value = v;
-  return true;
-}
-
-// Splits in place at spaces; returns the next token or nullptr.
-char* next_token(char** cursor) {
-  char* p = *cursor;
-  while (*p == ' ') ++p;
-  if (*p == '\0') return nullptr;
-  char* token = p;
-  while (*p != '\0' && *p != ' ') ++p;
-  if (*p == ' ') *p++ = '\0';
-  *cursor = p;
-  return token;
-}
-
 bool parse_options(Options* options) {
   if (!semihosting::command_line(g_command_line, sizeof(g_command_line))) return false;
   char* cursor = g_command_line;
-  next_token(&cursor);  // the kernel's path
-  for (char* token = next_token(&cursor); token != nullptr; token = next_token(&cursor)) {
-    char* value = next_token(&cursor);
+  semihosting::next_token(&cursor);  // the kernel's path
+  for (char* token = semihosting::next_token(&cursor); token != nullptr;
+       token = semihosting::next_token(&cursor)) {
+    char* value = semihosting::next_token(&cursor);
     uint64_t number = 0;
     if (strcmp(token, "--variant") == 0 && value != nullptr) {
       options->variant = value;
-    } else if (!parse_number(value, &number)) {
+    } else if (!semihosting::parse_unsigned(value, &number)) {
       return false;
     } else if (strcmp(token, "--seed") == 0) {
       options->seed = number;
@@ -147,7 +127,19 @@ int main() {
     line.field("runs", tally.runs).text(tally.failed == 0 ? " ok" : " FAILED");
     board::print(line.c_str());
     ++variants;
-    if (tally.failed != 0) ++failed_variants;
+    bool failed = tally.failed != 0;
+    sweep::Case unused;
+    sweep::LimitCase limit{};
+    if (options.single_case < 0 && sweep::limit_case(kernel, 0, &unused, &limit) != 0) {
+      const sweep::VariantTally limits =
+          sweep::sweep_limits(kernel, options.seed, g_workspace, print_line);
+      sweep::Text limit_line;
+      limit_line.text("limits ").text(kernel.name).text(":").field("cases", limits.cases);
+      limit_line.field("passed", limits.passed).text(limits.failed == 0 ? " ok" : " FAILED");
+      board::print(limit_line.c_str());
+      failed = failed || limits.failed != 0;
+    }
+    if (failed) ++failed_variants;
   }
   sweep::Text summary;
   summary.text("variant-sweep:").field("variants", variants).field("failed", failed_variants);

@@ -15,6 +15,12 @@
 // legal range, both rounding modes. Each run has its scratch, and its
 // output, between guard bytes checked after the call, its output prefilled
 // with a pattern the reference's is not, and its inputs checked unchanged.
+// Operands lie at every base the loader accepts (placement.h), and the
+// variants that declare an input safe in place run with their output
+// written over it, as the planner lays such an operation out.
+// Most cases keep to the sizes of common layers, one in kLargeCaseOdds
+// takes the whole buffers; limit_cases.h adds cases at the variants'
+// declared limits.
 #pragma once
 
 #include <stdint.h>
@@ -37,6 +43,7 @@
 #include "kernels/softmax/softmax_table.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "kernels/transpose_conv/transpose_conv_mve_layout.h"
+#include "tests/variant_sweep/placement.h"
 #include "tests/variant_sweep/sweep_support.h"
 #include "tinyaot/kernel_abi.h"
 #include "tinyaot/status.h"
@@ -47,12 +54,30 @@ namespace tinyaot::sweep {
 constexpr uint64_t kDefaultSeed = 1;
 constexpr uint32_t kDefaultCases = 1000;  // per variant, each in both rounding modes
 
-// Capacities of the static buffers; the shapes drawn stay below them.
-constexpr uint32_t kMaxInputBytes = 4096;
-constexpr uint32_t kMaxFilterBytes = 4096;
-constexpr uint32_t kMaxOutputBytes = 2048;
-constexpr uint32_t kMaxChannels = 64;
+// Capacities of the static buffers; the shapes drawn stay below them. The
+// input and the scratch hold the limit cases' 64 KB operands
+// (limit_cases.h) except on the M0 board (128 KB of RAM), whose variants
+// declare no such limit.
+#if defined(__ARM_ARCH_6M__)
+constexpr uint32_t kMaxInputBytes = 16384;
 constexpr uint32_t kMaxScratchBytes = 4096;
+#else
+constexpr uint32_t kMaxInputBytes = 73728;
+constexpr uint32_t kMaxScratchBytes = 73728;  // a transposed 64 KB matrix
+#endif
+constexpr uint32_t kMaxFilterBytes = 8192;
+constexpr uint32_t kMaxOutputBytes = 8192;
+constexpr uint32_t kMaxChannels = 128;
+constexpr uint32_t kMaxPadRowBytes = 256;  // a convolution's input depth
+// Most drawn cases keep within these (the sizes of common layers, and what
+// the sweeps drew before the buffers grew), one in kLargeCaseOdds within
+// the capacities.
+constexpr uint32_t kTypicalInputBytes = 4096;
+constexpr uint32_t kTypicalFilterBytes = 4096;
+constexpr uint32_t kTypicalOutputBytes = 2048;
+constexpr uint32_t kTypicalChannels = 64;
+constexpr uint32_t kTypicalScratchBytes = 4096;
+constexpr uint32_t kLargeCaseOdds = 8;
 constexpr uint32_t kMaxColumnTerms = 512;  // int32 column terms of batch_matmul_s8_mve
 constexpr uint32_t kGuardBytes = 32;
 constexpr uint8_t kGuardPattern = 0xCD;
@@ -61,6 +86,10 @@ constexpr uint8_t kExpectedFill = 0x5A;   // the reference's output before its r
 constexpr uint8_t kActualFill = 0xA5;     // the variant's output before its run
 constexpr uint32_t kDrawAttempts = 400;   // shapes tried for the variant's case
 constexpr uint32_t kFailuresPrinted = 3;  // per variant; the rest are counted
+// Room for the per-channel constants placed up to kPlacementSlack - 1
+// bytes in.
+constexpr uint32_t kQuantSlack =
+    (kPlacementSlack + sizeof(ChannelQuant) - 1) / sizeof(ChannelQuant);
 
 // Marks `bytes` at `begin` as out of bounds for the kernel under test
 // (fence true) or back in bounds (false). The host tests poison them for
@@ -69,21 +98,26 @@ constexpr uint32_t kFailuresPrinted = 3;  // per variant; the rest are counted
 using FenceFn = void (*)(void* begin, uint32_t bytes, bool fence);
 
 // Every buffer a case uses, allocated once by the caller in static storage
-// (zero-initialized, so no fence unless one is set). Outputs and scratch
-// have kGuardBytes of guard on both sides.
+// (zero-initialized, so no fence unless one is set), each with room for
+// its operand placed up to kPlacementSlack - 1 bytes past its 16-byte
+// aligned start (Placement). Outputs and scratch have kGuardBytes of guard
+// on both sides, placed with them.
 struct Workspace {
   FenceFn fence;
-  alignas(16) int8_t input[kMaxInputBytes];
-  alignas(16) int8_t filter[kMaxFilterBytes];            // as the reference takes them
-  alignas(16) int8_t variant_filter[kMaxFilterBytes];    // as the variant takes them
-  alignas(16) ChannelQuant quant[kMaxChannels];          // as the reference takes it
-  alignas(16) ChannelQuant variant_quant[kMaxChannels];  // as the variant takes it
-  alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kGuardBytes];
-  alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kGuardBytes];
-  alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kGuardBytes];
-  alignas(16) int8_t pad_row[kMaxInputBytes];  // zero points, for variants that read them
+  alignas(16) int8_t input[kMaxInputBytes + kPlacementSlack];
+  // Weights and per-channel constants as the reference takes them, then
+  // as the variant takes them.
+  alignas(16) int8_t filter[kMaxFilterBytes + kPlacementSlack];
+  alignas(16) int8_t variant_filter[kMaxFilterBytes + kPlacementSlack];
+  alignas(16) ChannelQuant quant[kMaxChannels + kQuantSlack];
+  alignas(16) ChannelQuant variant_quant[kMaxChannels + kQuantSlack];
+  alignas(16) uint8_t expected[kGuardBytes + kMaxOutputBytes + kPlacementSlack + kGuardBytes];
+  alignas(16) uint8_t actual[kGuardBytes + kMaxOutputBytes + kPlacementSlack + kGuardBytes];
+  alignas(16) uint8_t scratch[kGuardBytes + kMaxScratchBytes + kPlacementSlack + kGuardBytes];
+  // Zero points, for variants that read them.
+  alignas(16) int8_t pad_row[kMaxPadRowBytes + kPlacementSlack];
   // A constant RHS's column terms, for the batch-matmul variants that take them.
-  alignas(16) int32_t column_terms[kMaxColumnTerms];
+  alignas(16) int32_t column_terms[kMaxColumnTerms + kPlacementSlack / sizeof(int32_t)];
 };
 
 // The operator families with variants, each checked against its reference.
@@ -193,7 +227,34 @@ struct Case {
   // Batch matmul: the column terms the variant takes with a constant RHS
   // (batch_matmul_variant_takes_terms), 0 for an RHS activation.
   uint32_t column_terms = 0;
+  Placement at;  // where the operands lie in their buffers
 };
+
+// Whether input 1 is an activation (in the arena) rather than a constant:
+// the second operand of an element-wise operator, a batch matmul's RHS
+// without column terms.
+inline bool filter_in_arena(const Case& c) {
+  return is_binary(c.family) || (c.family == Family::kBatchMatmul && c.column_terms == 0);
+}
+
+// The case's operands in the workspace, where the placement puts them.
+inline int8_t* input_of(Workspace& ws, const Case& c) { return ws.input + c.at.input; }
+inline int8_t* filter_of(Workspace& ws, const Case& c) { return ws.filter + c.at.filter; }
+inline int8_t* variant_filter_of(Workspace& ws, const Case& c) {
+  return ws.variant_filter + c.at.filter;
+}
+inline ChannelQuant* placed_quant(ChannelQuant* buffer, const Case& c) {
+  return reinterpret_cast<ChannelQuant*>(reinterpret_cast<uint8_t*>(buffer) + c.at.quant);
+}
+inline int8_t* pad_row_of(Workspace& ws, const Case& c) { return ws.pad_row + c.at.extra; }
+inline int32_t* column_terms_of(Workspace& ws, const Case& c) {
+  return ws.column_terms + c.at.extra / sizeof(int32_t);
+}
+// The output operand's first byte in `output` (ws.expected or ws.actual),
+// after the placement and the guard.
+inline uint8_t* output_at(uint8_t* output, const Case& c) {
+  return output + c.at.output + kGuardBytes;
+}
 
 // Whether `kernel` takes its bias with input_offset * sum(row) folded in
 // (the same predicates the lowerings ask).
@@ -282,6 +343,18 @@ inline bool draw_conv2d(Random& r, Case* c) {
   return true;
 }
 
+// A depthwise case's operand sizes, from its params.
+inline void size_depthwise(Case* c) {
+  const DepthwiseConv2dParams& p = c->p.depthwise;
+  const int32_t depth = p.input_depth * p.depth_multiplier;
+  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
+  c->row_length = 0;  // depthwise weights are [ky][kx][channel]: nothing folds
+  c->filter_bytes = uint32_t(p.filter_h * p.filter_w * depth);
+  c->channels = uint32_t(depth);
+  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * depth);
+  c->input_offset = p.input_offset;
+}
+
 inline bool draw_depthwise(Random& r, Case* c) {
   DepthwiseConv2dParams& p = c->p.depthwise;
   p = DepthwiseConv2dParams{};
@@ -298,17 +371,12 @@ inline bool draw_depthwise(Random& r, Case* c) {
       !draw_axis(r, 8, p.filter_w, 3, max_dilation, true, &p.input_w, &p.stride_w, &p.dilation_w,
                  &p.pad_left, &p.output_w))
     return false;
-  p.input_depth = r.pick(kDepths);
+  // Now and then past the typical 64 channels (a large case).
+  p.input_depth = r.one_in(8) ? r.uniform(34, int32_t{kMaxChannels}) : r.pick(kDepths);
   p.input_offset = draw_input_offset(r);
   p.output_offset = draw_output_offset(r);
   draw_activation(r, &p.act_min, &p.act_max);
-  const int32_t depth = p.input_depth * p.depth_multiplier;
-  c->input_bytes = uint32_t(p.batches * p.input_h * p.input_w * p.input_depth);
-  c->row_length = 0;  // depthwise weights are [ky][kx][channel]: nothing folds
-  c->filter_bytes = uint32_t(p.filter_h * p.filter_w * depth);
-  c->channels = uint32_t(depth);
-  c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * depth);
-  c->input_offset = p.input_offset;
+  size_depthwise(c);
   return true;
 }
 
@@ -316,9 +384,11 @@ inline bool draw_fully_connected(Random& r, Case* c) {
   FullyConnectedParams& p = c->p.fc;
   p = FullyConnectedParams{};
   p.batches = r.uniform(1, 3);
-  p.input_depth =
-      r.one_in(2) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65}) : r.uniform(1, 80);
-  p.output_depth = r.uniform(1, 20);
+  // Now and then rows past a kilobyte and past 64 units (a large case).
+  p.input_depth = r.one_in(8)   ? r.uniform(81, 1024)
+                  : r.one_in(2) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65})
+                                : r.uniform(1, 80);
+  p.output_depth = r.one_in(8) ? r.uniform(21, int32_t{kMaxChannels}) : r.uniform(1, 20);
   p.input_offset = draw_input_offset(r);
   p.output_offset = draw_output_offset(r);
   draw_activation(r, &p.act_min, &p.act_max);
@@ -543,6 +613,31 @@ inline int32_t draw_matrix_dimension(Random& r) {
   return r.one_in(3) ? r.pick({1, 3, 4, 5, 15, 16, 17, 31, 32, 33}) : r.uniform(1, 70);
 }
 
+// A batch matmul case's operand sizes, from its params; false when they
+// pass the buffers.
+inline bool size_batch_matmul(Case* c, bool constant_rhs) {
+  const BatchMatmulParams& p = c->p.bmm;
+  int64_t lhs_batches = 1, rhs_batches = 1, out_batches = 1;
+  for (int d = 0; d < 3; ++d) {
+    lhs_batches *= p.lhs_batch[d];
+    rhs_batches *= p.rhs_batch[d];
+    out_batches *= p.lhs_batch[d] > p.rhs_batch[d] ? p.lhs_batch[d] : p.rhs_batch[d];
+  }
+  const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
+  const int64_t output = out_batches * p.rows * p.cols;
+  if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
+      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
+    return false;
+  c->input_bytes = uint32_t(input);
+  c->filter_bytes = uint32_t(filter);
+  c->output_bytes = uint32_t(output);
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = p.lhs_offset;
+  c->column_terms = constant_rhs ? uint32_t(batch_matmul_column_term_count(p)) : 0;
+  return c->column_terms <= kMaxColumnTerms;
+}
+
 // BATCH_MATMUL: one to three matrices per operand, batch dimensions equal
 // or broadcast from either side; each operand depth-minor or depth-major
 // (TFLite's adj_x / adj_y); the RHS a constant (held depth-minor, as the
@@ -574,25 +669,7 @@ inline bool draw_batch_matmul(Random& r, Case* c) {
   p.multiplier = r.one_in(16) ? 0 : draw_significand(r);
   p.shift = r.one_in(8) ? r.uniform(-31, 30) : r.uniform(-14, -1);
   draw_activation(r, &p.act_min, &p.act_max);
-  int64_t lhs_batches = 1, rhs_batches = 1, out_batches = 1;
-  for (int d = 0; d < 3; ++d) {
-    lhs_batches *= p.lhs_batch[d];
-    rhs_batches *= p.rhs_batch[d];
-    out_batches *= p.lhs_batch[d] > p.rhs_batch[d] ? p.lhs_batch[d] : p.rhs_batch[d];
-  }
-  const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
-  const int64_t output = out_batches * p.rows * p.cols;
-  if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
-      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
-    return false;
-  c->input_bytes = uint32_t(input);
-  c->filter_bytes = uint32_t(filter);
-  c->output_bytes = uint32_t(output);
-  c->channels = 1;  // no per-channel constants: one unused entry
-  c->row_length = 0;
-  c->input_offset = p.lhs_offset;
-  c->column_terms = constant_rhs ? uint32_t(batch_matmul_column_term_count(p)) : 0;
-  return c->column_terms <= kMaxColumnTerms;
+  return size_batch_matmul(c, constant_rhs);
 }
 
 // SOFTMAX: rows of depth 1, around the 4- and 16-lane blocks, up to 300
@@ -600,6 +677,16 @@ inline bool draw_batch_matmul(Random& r, Case* c) {
 // the lowering makes it from beta * input scale (above 1: shift 1 to 31,
 // 30 in single rounding), mostly where models put it (scales of about
 // 1/32 to 1/2), in either rounding mode.
+// A softmax case's operand sizes, from its params.
+inline void size_softmax(Case* c) {
+  const SoftmaxParams& p = c->p.softmax.params;
+  c->input_bytes = c->output_bytes = uint32_t(p.rows * p.depth);
+  c->filter_bytes = kSoftmaxExpTableSize * sizeof(int32_t);  // cut by fill_softmax_case
+  c->channels = 1;  // no per-channel constants: one unused entry
+  c->row_length = 0;
+  c->input_offset = 0;
+}
+
 inline bool draw_softmax(Random& r, Case* c) {
   SoftmaxCase& s = c->p.softmax;
   s = SoftmaxCase{};
@@ -614,11 +701,7 @@ inline bool draw_softmax(Random& r, Case* c) {
   s.shift =
       r.one_in(3) ? r.uniform(1, s.rounding == Rounding::kSingle ? 30 : 31) : r.uniform(21, 26);
   s.multiplier = draw_significand(r);
-  c->input_bytes = c->output_bytes = uint32_t(s.params.rows * depth);
-  c->filter_bytes = kSoftmaxExpTableSize * sizeof(int32_t);  // cut by fill_softmax_case
-  c->channels = 1;  // no per-channel constants: one unused entry
-  c->row_length = 0;
-  c->input_offset = 0;
+  size_softmax(c);
   return true;
 }
 
@@ -630,7 +713,7 @@ inline bool draw_softmax(Random& r, Case* c) {
 // near its maximum, where TFLite aborts): the case is redrawn.
 inline bool fill_softmax_case(Random& r, Case* c, Workspace& ws) {
   SoftmaxCase& s = c->p.softmax;
-  int32_t* table = reinterpret_cast<int32_t*>(ws.filter);
+  int32_t* table = reinterpret_cast<int32_t*>(filter_of(ws, *c));
   fill_softmax_exp_table(s.multiplier, s.shift, s.rounding, table);
   const int32_t cut = r.uniform(0, 3);
   s.table_entries = cut <= 1   ? softmax_stored_entries(table)
@@ -641,14 +724,14 @@ inline bool fill_softmax_case(Random& r, Case* c, Workspace& ws) {
     if (r.one_in(4)) continue;
     const int32_t top = r.uniform(-128, 127);
     const int32_t spread = r.one_in(8) ? 0 : r.one_in(2) ? r.uniform(1, 16) : r.uniform(1, 255);
-    int8_t* values = ws.input + row * s.params.depth;
+    int8_t* values = input_of(ws, *c) + row * s.params.depth;
     for (int32_t i = 0; i < s.params.depth; ++i) {
       const int32_t v = top - r.uniform(0, spread);
       values[i] = static_cast<int8_t>(v < -128 ? -128 : v);
     }
   }
-  Operand in[2] = {{ws.input, c->input_bytes}, {ws.filter, c->filter_bytes}};
-  Operand out = {ws.expected + kGuardBytes, c->output_bytes};
+  Operand in[2] = {{input_of(ws, *c), c->input_bytes}, {table, c->filter_bytes}};
+  Operand out = {output_at(ws.expected, *c), c->output_bytes};
   const KernelArgs args{&s.params, in, 2, &out, 1, {nullptr, 0}, s.rounding};
   return kernel_softmax_s8_ref.run(args) == Status::kOk;
 }
@@ -685,6 +768,11 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
 inline bool fits_workspace(const Case& c) {
   return c.input_bytes <= kMaxInputBytes && c.filter_bytes <= kMaxFilterBytes &&
          c.channels <= kMaxChannels && c.output_bytes <= kMaxOutputBytes;
+}
+
+inline bool is_typical(const Case& c) {
+  return c.input_bytes <= kTypicalInputBytes && c.filter_bytes <= kTypicalFilterBytes &&
+         c.channels <= kTypicalChannels && c.output_bytes <= kTypicalOutputBytes;
 }
 
 // Random int8 values; now and then only the extremes (the largest products).
@@ -730,11 +818,12 @@ inline void set_input_offset(Case* c, int32_t offset) {
 // int32 does, and so must every variant, folded offsets included.
 inline void push_accumulators_to_wrap(Random& r, Case* c, Workspace& ws) {
   const bool up = r.one_in(2);
-  memset(ws.input, up ? 127 : -128, c->input_bytes);
-  memset(ws.filter, 127, c->filter_bytes);
+  memset(input_of(ws, *c), up ? 127 : -128, c->input_bytes);
+  memset(filter_of(ws, *c), 127, c->filter_bytes);
   set_input_offset(c, up ? 128 : -127);
+  ChannelQuant* quant = placed_quant(ws.quant, *c);
   for (uint32_t o = 0; o < c->channels; ++o)
-    ws.quant[o].bias = up ? INT32_MAX - r.uniform(0, 1000) : INT32_MIN + r.uniform(0, 1000);
+    quant[o].bias = up ? INT32_MAX - r.uniform(0, 1000) : INT32_MIN + r.uniform(0, 1000);
 }
 
 // ---- running ----
@@ -764,8 +853,11 @@ struct Operands {
   Operand outputs[1];
 };
 
-inline int8_t* filter_for(Workspace& ws, const ChannelQuant* quant) {
-  return quant == ws.variant_quant ? ws.variant_filter : ws.filter;
+// The weights (or table, or second operand) `kernel` takes: the
+// variant's with the variant's constants (ws.variant_quant), else the
+// reference's.
+inline int8_t* filter_for(Workspace& ws, const Case& c, const ChannelQuant* quant) {
+  return quant == ws.variant_quant ? variant_filter_of(ws, c) : filter_of(ws, c);
 }
 
 inline uint32_t filter_bytes_for(const Workspace& ws, const Case& c, const ChannelQuant* quant) {
@@ -775,24 +867,24 @@ inline uint32_t filter_bytes_for(const Workspace& ws, const Case& c, const Chann
 inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, const Case& c,
                              ChannelQuant* quant, uint8_t* output) {
   Operands o;
-  o.inputs[0] = {ws.input, c.input_bytes};
-  o.inputs[1] = {filter_for(ws, quant), filter_bytes_for(ws, c, quant)};
-  o.inputs[2] = {quant, uint32_t(c.channels * sizeof(ChannelQuant))};
+  o.inputs[0] = {input_of(ws, c), c.input_bytes};
+  o.inputs[1] = {filter_for(ws, c, quant), filter_bytes_for(ws, c, quant)};
+  o.inputs[2] = {placed_quant(quant, c), uint32_t(c.channels * sizeof(ChannelQuant))};
   o.num_inputs = is_pool(c.family)                                     ? 1
                  : is_binary(c.family) || c.family == Family::kSoftmax ? 2
                                                                        : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
       conv2d_variant_takes_pad_row(variant)) {
-    o.inputs[3] = {ws.pad_row, uint32_t(c.p.conv.input_depth)};
+    o.inputs[3] = {pad_row_of(ws, c), uint32_t(c.p.conv.input_depth)};
     o.num_inputs = 4;
   }
   if (c.family == Family::kBatchMatmul) o.num_inputs = 2;  // LHS, RHS
   if (c.family == Family::kBatchMatmul && quant == ws.variant_quant && c.column_terms != 0 &&
       batch_matmul_variant_takes_terms(variant)) {
-    o.inputs[2] = {ws.column_terms, c.column_terms * uint32_t(sizeof(int32_t))};
+    o.inputs[2] = {column_terms_of(ws, c), c.column_terms * uint32_t(sizeof(int32_t))};
     o.num_inputs = 3;
   }
-  o.outputs[0] = {output + kGuardBytes, c.output_bytes};
+  o.outputs[0] = {output_at(output, c), c.output_bytes};
   return o;
 }
 
@@ -809,19 +901,32 @@ inline uint32_t checksum(const void* data, uint32_t bytes) {
   return hash;
 }
 
-// Fences everything around the operands of a run: the unused tails of
+// Fences a buffer of `capacity` bytes from `start` but the `bytes` its
+// operand takes `before` bytes in.
+inline void fence_outside(Workspace& ws, void* start, uint32_t before, uint32_t bytes,
+                          uint32_t capacity, bool fence) {
+  auto* s = static_cast<uint8_t*>(start);
+  if (before != 0) ws.fence(s, before, fence);
+  ws.fence(s + before + bytes, capacity - before - bytes, fence);
+}
+
+// Fences everything around the operands of a run: the unused parts of
 // the input buffers, the guards of output and scratch.
 inline void fence_unused(Workspace& ws, const Case& c, ChannelQuant* quant, uint8_t* output,
                          uint32_t scratch_bytes, bool fence) {
   if (ws.fence == nullptr) return;
-  ws.fence(ws.input + c.input_bytes, kMaxInputBytes - c.input_bytes, fence);
-  const uint32_t filter_bytes = filter_bytes_for(ws, c, quant);
-  ws.fence(filter_for(ws, quant) + filter_bytes, kMaxFilterBytes - filter_bytes, fence);
-  ws.fence(quant + c.channels, uint32_t((kMaxChannels - c.channels) * sizeof(ChannelQuant)), fence);
-  ws.fence(output, kGuardBytes, fence);
-  ws.fence(output + kGuardBytes + c.output_bytes, kGuardBytes, fence);
-  ws.fence(ws.scratch, kGuardBytes, fence);
-  ws.fence(ws.scratch + kGuardBytes + scratch_bytes, kGuardBytes, fence);
+  fence_outside(ws, ws.input, c.at.input, c.input_bytes, sizeof(ws.input), fence);
+  const bool variant = quant == ws.variant_quant;
+  fence_outside(ws, variant ? ws.variant_filter : ws.filter, c.at.filter,
+                filter_bytes_for(ws, c, quant), sizeof(ws.filter), fence);
+  fence_outside(ws, quant, c.at.quant, uint32_t(c.channels * sizeof(ChannelQuant)),
+                sizeof(ws.quant), fence);
+  uint8_t* first = output_at(output, c);
+  ws.fence(first - kGuardBytes, kGuardBytes, fence);
+  ws.fence(first + c.output_bytes, kGuardBytes, fence);
+  uint8_t* scratch = ws.scratch + c.at.scratch;
+  ws.fence(scratch, kGuardBytes, fence);
+  ws.fence(scratch + kGuardBytes + scratch_bytes, kGuardBytes, fence);
 }
 
 // Why a run failed, or nullptr; `detail` gets the specifics.
@@ -831,7 +936,9 @@ struct RunCheck {
 };
 
 // Runs `kernel` once with guarded output and scratch and checks
-// everything but the output values.
+// everything but the output values. The variant's run (into ws.actual)
+// of a case with an input in place finds that input's bytes in its
+// output, as the planner lays it out, and reads them from there.
 inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Case& c,
                         ChannelQuant* quant, uint8_t* output, uint8_t fill, Rounding rounding,
                         RunCheck* check) {
@@ -841,23 +948,31 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
     check->detail.field("need", need);
     return;
   }
-  memset(output, kGuardPattern, kGuardBytes + c.output_bytes + kGuardBytes);
-  memset(output + kGuardBytes, fill, c.output_bytes);
-  memset(ws.scratch, kGuardPattern, kGuardBytes + need + kGuardBytes);
-  memset(ws.scratch + kGuardBytes, kScratchFill, need);
-  const Operands o = operands_for(&kernel, ws, c, quant, output);
-  const int8_t* filter = filter_for(ws, quant);
+  uint8_t* first = output_at(output, c);
+  memset(first - kGuardBytes, kGuardPattern, kGuardBytes + c.output_bytes + kGuardBytes);
+  memset(first, fill, c.output_bytes);
+  uint8_t* scratch = ws.scratch + c.at.scratch;
+  memset(scratch, kGuardPattern, kGuardBytes + need + kGuardBytes);
+  memset(scratch + kGuardBytes, kScratchFill, need);
+  Operands o = operands_for(&kernel, ws, c, quant, output);
+  if (output == ws.actual && c.at.in_place >= 0) {
+    Operand& aliased = o.inputs[c.at.in_place];
+    memcpy(first, aliased.data, aliased.bytes);
+    aliased.data = first;
+  }
+  const int8_t* filter = filter_for(ws, c, quant);
   const uint32_t filter_bytes = filter_bytes_for(ws, c, quant);
-  const uint32_t inputs_before = checksum(ws.input, c.input_bytes) ^
+  const ChannelQuant* constants = placed_quant(quant, c);
+  const uint32_t inputs_before = checksum(input_of(ws, c), c.input_bytes) ^
                                  checksum(filter, filter_bytes) ^
-                                 checksum(quant, c.channels * sizeof(ChannelQuant));
+                                 checksum(constants, c.channels * sizeof(ChannelQuant));
   KernelArgs args;
   args.params = &c.p;
   args.inputs = o.inputs;
   args.num_inputs = o.num_inputs;
   args.outputs = o.outputs;
   args.num_outputs = 1;
-  args.scratch = {need != 0 ? ws.scratch + kGuardBytes : nullptr, need};
+  args.scratch = {need != 0 ? scratch + kGuardBytes : nullptr, need};
   args.rounding = rounding;
   fence_unused(ws, c, quant, output, need, true);
   const Status status = kernel.run(args);
@@ -865,15 +980,15 @@ inline void run_guarded(const KernelDescriptor& kernel, Workspace& ws, const Cas
   if (status != Status::kOk) {
     check->problem = "run failed";
     check->detail.text(" status ").text(status_name(status));
-  } else if (!all_bytes(output, kGuardBytes, kGuardPattern) ||
-             !all_bytes(output + kGuardBytes + c.output_bytes, kGuardBytes, kGuardPattern)) {
+  } else if (!all_bytes(first - kGuardBytes, kGuardBytes, kGuardPattern) ||
+             !all_bytes(first + c.output_bytes, kGuardBytes, kGuardPattern)) {
     check->problem = "wrote outside its output";
-  } else if (!all_bytes(ws.scratch, kGuardBytes, kGuardPattern) ||
-             !all_bytes(ws.scratch + kGuardBytes + need, kGuardBytes, kGuardPattern)) {
+  } else if (!all_bytes(scratch, kGuardBytes, kGuardPattern) ||
+             !all_bytes(scratch + kGuardBytes + need, kGuardBytes, kGuardPattern)) {
     check->problem = "wrote outside its scratch";
     check->detail.field("scratch", need);
-  } else if ((checksum(ws.input, c.input_bytes) ^ checksum(filter, filter_bytes) ^
-              checksum(quant, c.channels * sizeof(ChannelQuant))) != inputs_before) {
+  } else if ((checksum(input_of(ws, c), c.input_bytes) ^ checksum(filter, filter_bytes) ^
+              checksum(constants, c.channels * sizeof(ChannelQuant))) != inputs_before) {
     check->problem = "changed an input";
   }
 }
@@ -986,6 +1101,13 @@ inline void describe_shape(const Case& c, Text* t) {
   }
 }
 
+// Operand offsets from their buffers' 16-byte aligned starts.
+inline void describe_placement(const Placement& at, Text* t) {
+  t->field("at_input", at.input).field("at_filter", at.filter).field("at_quant", at.quant);
+  t->field("at_output", at.output).field("at_scratch", at.scratch);
+  if (at.in_place >= 0) t->field("output_over_input", at.in_place);
+}
+
 // ---- one case ----
 
 struct CaseOutcome {
@@ -999,69 +1121,103 @@ struct CaseOutcome {
 // and ws.filter: the input offset's share folded in, the weights put in the
 // variant's order, where the variant wants it (the lowerings' predicates).
 inline void set_variant_quant(const KernelDescriptor& variant, const Case& c, Workspace& ws) {
+  const int8_t* filter = filter_of(ws, c);
+  int8_t* variant_filter = variant_filter_of(ws, c);
+  ChannelQuant* variant_quant = placed_quant(ws.variant_quant, c);
   if (c.family == Family::kDepthwiseConv2d &&
-      order_depthwise_weights(&variant, c.p.depthwise, ws.filter, ws.variant_filter))
+      order_depthwise_weights(&variant, c.p.depthwise, filter, variant_filter))
     ;  // in the variant's layout
   else if (c.family == Family::kConv2d)
-    order_conv2d_weights(&variant, c.p.conv, ws.filter, ws.variant_filter);
+    order_conv2d_weights(&variant, c.p.conv, filter, variant_filter);
   else if (c.family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
-    order_transpose_conv_mve_weights(c.p.tconv, ws.filter, ws.variant_filter);
+    order_transpose_conv_mve_weights(c.p.tconv, filter, variant_filter);
   else if (c.family == Family::kFullyConnected && fully_connected_variant_orders_weights(&variant))
-    order_fully_connected_weights(&variant, c.p.fc.output_depth, c.p.fc.input_depth, ws.filter,
-                                  ws.variant_filter);
+    order_fully_connected_weights(&variant, c.p.fc.output_depth, c.p.fc.input_depth, filter,
+                                  variant_filter);
   else
-    memcpy(ws.variant_filter, ws.filter, c.filter_bytes);
-  memcpy(ws.variant_quant, ws.quant, c.channels * sizeof(ChannelQuant));
+    memcpy(variant_filter, filter, c.filter_bytes);
+  memcpy(variant_quant, placed_quant(ws.quant, c), c.channels * sizeof(ChannelQuant));
   if (c.family == Family::kConv2d && conv2d_variant_takes_pad_row(&variant))
-    memset(ws.pad_row, -c.input_offset, uint32_t(c.p.conv.input_depth));
+    memset(pad_row_of(ws, c), -c.input_offset, uint32_t(c.p.conv.input_depth));
   if (c.family == Family::kDepthwiseConv2d && depthwise_variant_folds_input_offset(&variant))
-    fold_depthwise_input_offset(c.p.depthwise, ws.filter, ws.variant_quant);
+    fold_depthwise_input_offset(c.p.depthwise, filter, variant_quant);
   if (c.family == Family::kBatchMatmul && c.column_terms != 0)
-    batch_matmul_column_terms(c.p.bmm, ws.filter, ws.column_terms);
+    batch_matmul_column_terms(c.p.bmm, filter, column_terms_of(ws, c));
   if (folds_input_offset(variant, c.family))
-    fold_input_offset(ws.variant_quant, int32_t(c.channels), ws.filter, c.row_length,
-                      c.input_offset);
+    fold_input_offset(variant_quant, int32_t(c.channels), filter, c.row_length, c.input_offset);
+}
+
+// What became of a shape given to fill_case.
+enum class Fill : uint8_t {
+  kReady,             // the variant's case, ready to run
+  kRefused,           // the variant's validate refuses it
+  kRedraw,            // beyond the sweep's buffers, or a row the reference fails
+  kReferenceRefuses,  // the generator is wrong
+};
+
+// Fills the operands of the shape in `c` (case `index` of the variant's
+// sweep: placed as placement.h says) with draws from `r`, validates it as
+// the loader would, for the reference (which must take every shape) and
+// for the variant. Either's scratch at most `scratch_cap` bytes.
+inline Fill fill_case(const KernelDescriptor& variant, uint32_t index, Random& r, Workspace& ws,
+                      uint32_t scratch_cap, Case* c, Text* detail) {
+  const Family family = c->family;
+  const KernelDescriptor* reference = family_reference(family);
+  c->at = place_operands(index, filter_in_arena(*c), variant.word_aligned_inputs,
+                         variant.word_aligned_outputs);
+  draw_bytes(r, input_of(ws, *c), c->input_bytes);
+  draw_bytes(r, filter_of(ws, *c), c->filter_bytes);
+  ChannelQuant* quant = placed_quant(ws.quant, *c);
+  for (uint32_t o = 0; o < c->channels; ++o) quant[o] = draw_channel_quant(r);
+  if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
+  if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) return Fill::kRedraw;
+  const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
+  const Status ref_status =
+      validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
+  if (ref_status != Status::kOk) {
+    detail->text(" status ").text(status_name(ref_status));
+    return Fill::kReferenceRefuses;
+  }
+  c->variant_filter_bytes = c->filter_bytes;
+  if (family == Family::kDepthwiseConv2d)
+    c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
+  if (family == Family::kConv2d)
+    c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
+  if (family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
+    c->variant_filter_bytes = uint32_t(transpose_conv_mve_weight_bytes(c->p.tconv));
+  if (c->variant_filter_bytes > kMaxFilterBytes) return Fill::kRedraw;
+  set_variant_quant(variant, *c, ws);
+  const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
+  if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) != Status::kOk)
+    return Fill::kRefused;
+  // A tall window's im2col column may not fit the sweep's scratch: that
+  // shape is redrawn, not counted as the variant's failure.
+  if (scratch_need(variant, *c) > scratch_cap || scratch_need(*reference, *c) > scratch_cap)
+    return Fill::kRedraw;
+  const bool same_size[2] = {c->input_bytes == c->output_bytes,
+                             filter_in_arena(*c) && c->filter_bytes == c->output_bytes};
+  c->at.in_place = in_place_input(index, variant.in_place_inputs, same_size);
+  return Fill::kReady;
 }
 
 // Draws case `index` of `variant`'s sweep under `seed` into `c` and the
 // workspace: shapes are redrawn until the variant's validate takes one
 // (its case); the reference must take every shape drawn, or the generator
-// is wrong. Returns nullptr, or what went wrong.
+// is wrong. Most cases keep to the sizes of common layers (typical); one
+// in kLargeCaseOdds may fill the workspace. Returns nullptr, or what went
+// wrong.
 inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
                              Workspace& ws, Case* c, Text* detail) {
   const Family family = family_of(variant);
-  const KernelDescriptor* reference = family_reference(family);
-  if (reference == nullptr) return "no family sweep for this variant";
+  if (family_reference(family) == nullptr) return "no family sweep for this variant";
   Random r(case_seed(seed, variant.name, index));
+  const bool large = r.one_in(kLargeCaseOdds);
   for (uint32_t attempt = 0; attempt < kDrawAttempts; ++attempt) {
-    if (!draw_shape(family, r, c) || !fits_workspace(*c)) continue;
-    draw_bytes(r, ws.input, c->input_bytes);
-    draw_bytes(r, ws.filter, c->filter_bytes);
-    for (uint32_t o = 0; o < c->channels; ++o) ws.quant[o] = draw_channel_quant(r);
-    if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
-    if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) continue;
-    const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
-    const Status ref_status =
-        validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
-    if (ref_status != Status::kOk) {
-      detail->text(" status ").text(status_name(ref_status));
-      return "the reference refuses a drawn case";
-    }
-    c->variant_filter_bytes = c->filter_bytes;
-    if (family == Family::kDepthwiseConv2d)
-      c->variant_filter_bytes *= uint32_t(depthwise_weight_bytes(&variant));
-    if (family == Family::kConv2d)
-      c->variant_filter_bytes = uint32_t(conv2d_weight_bytes(&variant, c->p.conv));
-    if (family == Family::kTransposeConv && &variant == &kernel_transpose_conv_s8_mve)
-      c->variant_filter_bytes = uint32_t(transpose_conv_mve_weight_bytes(c->p.tconv));
-    if (c->variant_filter_bytes > kMaxFilterBytes) continue;
-    set_variant_quant(variant, *c, ws);
-    const Operands o = operands_for(&variant, ws, *c, ws.variant_quant, ws.actual);
-    if (validate_operation(variant, &c->p, o.inputs, o.num_inputs, o.outputs) != Status::kOk)
-      continue;
-    // A tall window's im2col column may not fit the sweep's scratch: that
-    // shape is redrawn, not counted as the variant's failure.
-    if (scratch_need(variant, *c) <= kMaxScratchBytes) return nullptr;
+    if (!draw_shape(family, r, c) || !fits_workspace(*c) || (!large && !is_typical(*c))) continue;
+    const Fill fill = fill_case(variant, index, r, ws,
+                                large ? kMaxScratchBytes : kTypicalScratchBytes, c, detail);
+    if (fill == Fill::kReady) return nullptr;
+    if (fill == Fill::kReferenceRefuses) return "the reference refuses a drawn case";
   }
   return "no drawn shape passes the variant's validate";
 }
@@ -1092,8 +1248,8 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       out->detail.text(check.detail.c_str());
       return;
     }
-    const int8_t* expected = reinterpret_cast<const int8_t*>(ws.expected + kGuardBytes);
-    const int8_t* actual = reinterpret_cast<const int8_t*>(ws.actual + kGuardBytes);
+    const int8_t* expected = reinterpret_cast<const int8_t*>(output_at(ws.expected, c));
+    const int8_t* actual = reinterpret_cast<const int8_t*>(output_at(ws.actual, c));
     uint32_t differing = 0, first = 0;
     for (uint32_t i = 0; i < c.output_bytes; ++i) {
       if (expected[i] == actual[i]) continue;
@@ -1101,7 +1257,7 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
     }
     if (differing != 0) {
       const uint32_t channel = first % c.channels;
-      const ChannelQuant& q = ws.quant[channel];
+      const ChannelQuant& q = placed_quant(ws.quant, c)[channel];
       out->passed = false;
       out->problem = "output differs from the reference";
       out->detail.field("bytes_differing", differing).field("first_at", first);
@@ -1124,7 +1280,10 @@ inline CaseOutcome check_case(const KernelDescriptor& variant, uint64_t seed, ui
   Case c;
   shape->clear();
   out.problem = draw_case(variant, seed, index, ws, &c, &out.detail);
-  if (c.family != Family::kNone) describe_shape(c, shape);
+  if (c.family != Family::kNone) {
+    describe_shape(c, shape);
+    describe_placement(c.at, shape);
+  }
   if (out.problem != nullptr) {
     out.passed = false;
     return out;

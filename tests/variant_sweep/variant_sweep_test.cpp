@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "kernels/elementwise/elementwise.h"
 #include "kernels/kernel_list.h"
+#include "tests/variant_sweep/limit_cases.h"
 #include "tinyaot/runtime.h"
 
 #if defined(__has_feature)
@@ -161,8 +164,137 @@ TEST(VariantSweep, CatchesAWritePastScratch) {
   EXPECT_NE(printed().find("wrote outside its scratch"), std::string::npos) << printed();
 }
 
+// Case placement: over a run of 16 cases every activation base residue
+// mod 16 and every word residue for constants, and each choice of input
+// written over (none, input 0, input 1) for a variant that declares both.
+TEST(VariantSweep, CasesMeetEveryBaseAndEveryInPlaceInput) {
+  const KernelDescriptor& add = kernel_add_s8_flat;
+  ASSERT_EQ(add.in_place_inputs, kElementwiseInPlaceInputs);
+  uint32_t inputs = 0, outputs = 0, second = 0, quants = 0, in_place[3] = {};
+  for (uint32_t index = 0; index < 48; ++index) {
+    sweep::Case c;
+    sweep::Text detail;
+    ASSERT_EQ(sweep::draw_case(add, kSeed, index, workspace(), &c, &detail), nullptr);
+    inputs |= 1u << c.at.input;
+    outputs |= 1u << c.at.output;
+    second |= 1u << c.at.filter;  // ADD's second input is an activation too
+    ++in_place[c.at.in_place + 1];
+    sweep::Case conv;
+    ASSERT_EQ(sweep::draw_case(kernel_conv2d_s8_im2col, kSeed, index, workspace(), &conv, &detail),
+              nullptr);
+    EXPECT_EQ(conv.at.filter % 4, 0u) << "weights are constants, on a word";
+    EXPECT_EQ(conv.at.scratch % 4, 0u);
+    EXPECT_EQ(conv.at.in_place, -1) << "convolutions declare no input in place";
+    quants |= 1u << conv.at.quant;
+  }
+  EXPECT_EQ(inputs, 0xFFFFu);
+  EXPECT_EQ(outputs, 0xFFFFu);
+  EXPECT_EQ(second, 0xFFFFu);
+  EXPECT_EQ(quants, 0x1111u);  // 0, 4, 8, 12
+  EXPECT_GT(in_place[0], 0u);
+  EXPECT_GT(in_place[1], 0u);
+  // Input 1 in place needs it as large as the output (no broadcast).
+  EXPECT_GT(in_place[2], 0u);
+}
+
+// Stand-ins for an ADD variant (the reference's descriptor, so they take
+// its params and constants unchanged).
+const KernelDescriptor& wrapped_add = kernel_add_s8_ref;
+
+KernelDescriptor add_stand_in(const char* name, KernelRunFn run) {
+  KernelDescriptor copy = wrapped_add;
+  copy.name = name;
+  copy.run = run;
+  return copy;
+}
+
+// Declares both inputs safe in place but writes its whole output before
+// reading them: right out of place, wrong over an input.
+Status run_output_first(const KernelArgs& args) {
+  std::vector<int8_t> result(args.outputs[0].bytes);
+  const Operand out = {result.data(), args.outputs[0].bytes};
+  KernelArgs copy = args;
+  copy.outputs = &out;
+  std::memset(args.outputs[0].data, 0, args.outputs[0].bytes);
+  const Status status = wrapped_add.run(copy);
+  std::memcpy(args.outputs[0].data, result.data(), result.size());
+  return status;
+}
+
+TEST(VariantSweep, CatchesAVariantThatIsNotSafeInPlace) {
+  const sweep::VariantTally tally =
+      sweep_quietly(add_stand_in("output_first", run_output_first), 60);
+  // Cases 1, 4, 7, ... put the output over input 0: about a third fail.
+  EXPECT_GE(tally.failed, 15u) << printed();
+  EXPECT_LT(tally.failed, 60u) << "out of place it is right";
+  EXPECT_NE(printed().find("output_over_input 0"), std::string::npos) << printed();
+}
+
+// Reads its first input from the word its base lies in, as a kernel that
+// assumes word-aligned activations would.
+Status run_word_aligned_input(const KernelArgs& args) {
+  Operand inputs[2] = {args.inputs[0], args.inputs[1]};
+  const auto base = reinterpret_cast<uintptr_t>(inputs[0].data);
+  std::vector<int8_t> shifted(inputs[0].bytes);
+  std::memcpy(shifted.data(), reinterpret_cast<const void*>(base - base % 4), shifted.size());
+  inputs[0].data = shifted.data();
+  KernelArgs copy = args;
+  copy.inputs = inputs;
+  return wrapped_add.run(copy);
+}
+
+TEST(VariantSweep, CatchesAVariantThatAssumesAWordAlignedBase) {
+  const sweep::FenceFn fence = workspace().fence;
+  workspace().fence = nullptr;  // it reads below its operand on purpose
+  const sweep::VariantTally tally =
+      sweep_quietly(add_stand_in("word_aligned", run_word_aligned_input), 32);
+  workspace().fence = fence;
+  // Three bases in four are off a word; the cases whose first input lies
+  // on one pass.
+  EXPECT_GE(tally.failed, 16u) << printed();
+  EXPECT_LT(tally.failed, 32u) << printed();
+}
+
+// The variants' declared limits: at and near them equal to the reference,
+// one past them refused (limit_cases.h).
+TEST(VariantSweep, LimitCasesHold) {
+  uint32_t with_limits = 0;
+  for (uint32_t id = 0; id < kernel_count(); ++id) {
+    const KernelDescriptor& kernel = *find_kernel(id);
+    sweep::Case unused;
+    sweep::LimitCase limit{};
+    const uint32_t count = sweep::limit_case(kernel, 0, &unused, &limit);
+    if (count == 0) continue;
+    g_printed.clear();
+    const sweep::VariantTally tally = sweep::sweep_limits(kernel, kSeed, workspace(), collect);
+    EXPECT_EQ(tally.cases, count) << kernel.name;
+    EXPECT_EQ(tally.failed, 0u) << kernel.name << ":\n" << printed();
+    ++with_limits;
+  }
+  EXPECT_EQ(with_limits, 3u);  // depthwise, softmax and batch-matmul MVE
+}
+
+// A softmax variant that takes rows past its declared 8191 values (the
+// reference's validate in the MVE variant's descriptor) is caught.
+TEST(VariantSweep, CatchesAVariantPastItsLimit) {
+  KernelDescriptor lax = kernel_softmax_s8_mve;
+  lax.validate = kernel_softmax_s8_ref.validate;
+  g_printed.clear();
+  const sweep::VariantTally tally = sweep::sweep_limits(lax, kSeed, workspace(), collect);
+  EXPECT_EQ(tally.failed, 1u) << printed();
+  EXPECT_NE(printed().find("a row of 8192"), std::string::npos) << printed();
+  EXPECT_NE(printed().find("takes a case past its declared limit"), std::string::npos) << printed();
+}
+
 #if defined(TINYAOT_SWEEP_ASAN)
 bool g_tails_fenced = true;
+
+// The last byte before `p`'s 8-byte granule: AddressSanitizer cannot
+// poison the start of a granule and not its end, so below an operand based
+// inside one the fence begins there.
+const uint8_t* below_granule(const uint8_t* p) {
+  return p - reinterpret_cast<uintptr_t>(p) % 8 - 1;
+}
 
 Status run_checking_fences(const KernelArgs& args) {
   const auto* input = static_cast<const uint8_t*>(args.inputs[0].data);
@@ -172,7 +304,7 @@ Status run_checking_fences(const KernelArgs& args) {
   g_tails_fenced = g_tails_fenced && __asan_address_is_poisoned(input + args.inputs[0].bytes) &&
                    __asan_address_is_poisoned(filter + args.inputs[1].bytes) &&
                    __asan_address_is_poisoned(output + args.outputs[0].bytes) &&
-                   __asan_address_is_poisoned(output - 1) &&
+                   __asan_address_is_poisoned(below_granule(output)) &&
                    __asan_address_is_poisoned(scratch + args.scratch.bytes) &&
                    !__asan_address_is_poisoned(input + args.inputs[0].bytes - 1) &&
                    !__asan_address_is_poisoned(scratch + args.scratch.bytes - 1);

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "tinyaot/load_time.h"
 #include "tinyaot/status.h"
 #include "tinyaot/target.h"
 
@@ -49,9 +50,13 @@ struct OperandView {
 // sizes, and the values of those that are constants (per-channel shifts,
 // say). The loader calls it once for every operation before anything runs:
 // a program that passes cannot make the kernel read or write outside its
-// operands, nor hand it a value it cannot handle, so kernels never re-check
-// per call. Must reject any parameter or constant value the kernel cannot
-// handle, and any operand the kernel needs constant that is not.
+// operands, nor hand it a value it cannot handle, nor make it form an
+// index that overflows its type (every product and sum of parameters any
+// variant of the family computes, DSP and MVE ones included), so kernels
+// never re-check per call. Must reject any parameter or constant value the
+// kernel cannot handle, and any operand the kernel needs constant that is
+// not. Where operands lie (overlap, alignment) the loader checks from the
+// descriptor's masks below.
 using KernelValidateFn = Status (*)(const void* params, const OperandView* inputs,
                                     uint32_t num_inputs, const OperandView* outputs,
                                     uint32_t num_outputs);
@@ -72,10 +77,15 @@ struct KernelSignature {
   }
 };
 
+// Bit i: operand i (an input or an output, counted apart), for the masks of
+// a descriptor.
+constexpr uint16_t operand_bit(uint32_t i) { return static_cast<uint16_t>(1u << i); }
+
 struct KernelDescriptor {
-  const char* name;       // variant: operator, type, shape case, ISA
-  const char* op;         // operator family, e.g. "conv2d"
-  uint16_t version;       // bump whenever params or operands change
+  const char* name;  // variant: operator, type, shape case, ISA
+  const char* op;    // operator family, e.g. "conv2d"
+  // Bump whenever params or operands change, the masks below included.
+  uint16_t version;
   uint16_t params_bytes;  // sizeof(the parameter struct)
   uint8_t min_inputs;
   uint8_t max_inputs;
@@ -88,11 +98,29 @@ struct KernelDescriptor {
   KernelRunFn run;
   KernelValidateFn validate;
   KernelScratchFn scratch_bytes;  // nullptr: the variant needs no scratch
+  // Inputs that may lie exactly on the output's bytes (operand_bit(i) for
+  // input i): the variant reads element j of such an input before it
+  // writes element j of the output. No other arena operands of an
+  // operation share a byte (inputs with outputs or scratch, outputs with
+  // each other or scratch; inputs may share with inputs, they are only
+  // read): the loader refuses a program where they do, and the planner
+  // writes an output over an input only where this mask allows.
+  uint16_t in_place_inputs = 0;
+  // Operands in the arena the variant reads or writes as 32-bit elements
+  // (float32, int32): the loader refuses one whose offset is not a
+  // multiple of 4. Constants and scratch are word-aligned for every
+  // variant (program_format.h, the loader).
+  uint16_t word_aligned_inputs = 0;
+  uint16_t word_aligned_outputs = 0;
 };
 
 // FNV-1a over name, operator, version, params size, operand counts, ISA
-// class and the signature's hash: what the program records per kernel and
-// the loader compares.
+// class, the signature's hash and the operand masks (in place, word
+// aligned): what the program records per kernel and the loader compares.
+// The masks are part of it because the compiler plans the arena by them:
+// a program planned against other masks is refused by name
+// (`tinyaot verify --runtime` sees it from the manifest alone), even where
+// its operands would pass the loader's own overlap and alignment checks.
 uint32_t abi_fingerprint(const KernelDescriptor& descriptor);
 
 // The registry: every kernel variant this build holds, indexed by its id

@@ -6,7 +6,8 @@
 namespace tinyaot {
 
 // Each failure the loader or a kernel can detect has its own code, so a
-// caller (or a test) can tell exactly which check refused a program.
+// caller (or a test) can tell exactly which check refused a program. New
+// codes go at the end: the values are part of the C API.
 #define TINYAOT_STATUS_LIST(X)                                            \
   X(kOk, "ok")                                                            \
   X(kNullArgument, "null argument")                                       \
@@ -29,7 +30,8 @@ namespace tinyaot {
   X(kBadIo, "input/output description is malformed")                      \
   X(kArenaTooSmall, "arena smaller than the program needs")               \
   X(kScratchMismatch, "planned scratch differs from the kernel's need")   \
-  X(kBadArgument, "bad argument")
+  X(kBadArgument, "bad argument")                                         \
+  X(kOperandsOverlap, "operands of an operation overlap in the arena")
 
 enum class Status : uint8_t {
 #define TINYAOT_STATUS_ENUM(name, text) name,

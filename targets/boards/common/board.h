@@ -17,6 +17,9 @@ constexpr uint32_t kExitWrongCpu = 0xfc;       // CPUID is not the core built fo
 // A line on QEMU's stdout (semihosting ":tt"), newline appended.
 void print(const char* line);
 
+// "HardFault", "MemManage", ... for an exception number (IPSR).
+const char* exception_name(uint32_t number);
+
 // Largest stack depth reached so far, from the paint left at reset.
 uint32_t stack_high_water_bytes();
 

@@ -81,4 +81,26 @@ void exit(uint32_t code) {
   for (;;) call(kSysExitExtended, block);
 }
 
+char* next_token(char** cursor) {
+  char* p = *cursor;
+  while (*p == ' ') ++p;
+  if (*p == '\0') return nullptr;
+  char* token = p;
+  while (*p != '\0' && *p != ' ') ++p;
+  if (*p == ' ') *p++ = '\0';
+  *cursor = p;
+  return token;
+}
+
+bool parse_unsigned(const char* text, uint64_t* value) {
+  if (text == nullptr || *text == '\0') return false;
+  uint64_t v = 0;
+  for (; *text != '\0'; ++text) {
+    if (*text < '0' || *text > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(*text - '0');
+  }
+  *value = v;
+  return true;
+}
+
 }  // namespace tinyaot::semihosting

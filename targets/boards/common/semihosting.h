@@ -24,6 +24,12 @@ bool write(int32_t handle, const void* buffer, uint32_t bytes);
 void write0(const char* text);
 // "<kernel path> <-append string>", NUL-terminated; false if it does not fit.
 bool command_line(char* buffer, uint32_t capacity);
+
+// The command line's tokens: splits in place at spaces and returns the next
+// token (nullptr at the end); parses a decimal number (false if `text` is
+// not one).
+char* next_token(char** cursor);
+bool parse_unsigned(const char* text, uint64_t* value);
 // SYS_EXIT_EXTENDED: QEMU exits with `code` mod 256.
 [[noreturn]] void exit(uint32_t code);
 

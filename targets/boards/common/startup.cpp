@@ -50,16 +50,14 @@ constexpr uint32_t kStackPattern = 0x5ac5a5c3;  // STACK_PAINT in startup.S
 volatile uint32_t& reg(uint32_t address) { return *reinterpret_cast<volatile uint32_t*>(address); }
 
 constexpr uint32_t kCpuid = 0xe000ed00;
+#if defined(TINYAOT_HAS_FAULT_STATUS)
 constexpr uint32_t kCcr = 0xe000ed14;
 constexpr uint32_t kShcsr = 0xe000ed24;
 constexpr uint32_t kCfsr = 0xe000ed28;
 constexpr uint32_t kHfsr = 0xe000ed2c;
 constexpr uint32_t kMmfar = 0xe000ed34;
 constexpr uint32_t kBfar = 0xe000ed38;
-constexpr uint32_t kMpuCtrl = 0xe000ed94;
-constexpr uint32_t kMpuRnr = 0xe000ed98;
-constexpr uint32_t kMpuRbar = 0xe000ed9c;
-constexpr uint32_t kMpuRasr = 0xe000eda0;
+#endif
 
 int32_t g_console = -1;
 
@@ -83,15 +81,20 @@ void check_cpu() {
 
 // v7-M has no stack limit register: an MPU region without access rights
 // below the stack turns an overflow into a MemManage fault. The rest of
-// the map stays the default one (PRIVDEFENA).
+// the map stays the default one (PRIVDEFENA). It takes the highest region
+// number, which wins where regions overlap, so regions a firmware adds
+// (targets/fuzz/) never lift it.
 void guard_stack() {
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+  constexpr uint32_t kMpuType = 0xe000ed90, kMpuCtrl = 0xe000ed94, kMpuRnr = 0xe000ed98,
+                     kMpuRbar = 0xe000ed9c, kMpuRasr = 0xe000eda0;
   const uint32_t guard = reinterpret_cast<uintptr_t>(__stack_guard_start);
   const uint32_t bytes = reinterpret_cast<uintptr_t>(__stack_limit) - guard;
-  if (bytes < 32 || (bytes & (bytes - 1)) != 0 || guard % bytes != 0) return;
+  const uint32_t regions = (reg(kMpuType) >> 8) & 0xffu;
+  if (regions == 0 || bytes < 32 || (bytes & (bytes - 1)) != 0 || guard % bytes != 0) return;
   uint32_t size_field = 0;
   while ((2u << size_field) < bytes) ++size_field;  // region size is 2^(SIZE+1)
-  reg(kMpuRnr) = 0;
+  reg(kMpuRnr) = regions - 1;
   reg(kMpuRbar) = guard;
   reg(kMpuRasr) = (1u << 28) | (size_field << 1) | 1u;  // XN, AP = no access, enabled
   reg(kMpuCtrl) = (1u << 2) | 1u;                       // PRIVDEFENA, ENABLE
@@ -122,6 +125,8 @@ void enable_fault_reporting() {
   for (InitFunction* f = __init_array_start; f < __init_array_end; ++f) (*f)();
 }
 
+}  // namespace
+
 const char* exception_name(uint32_t number) {
   switch (number) {
     case 2:
@@ -148,8 +153,6 @@ const char* exception_name(uint32_t number) {
       return number >= 16 ? "IRQ" : "reserved exception";
   }
 }
-
-}  // namespace
 
 void print(const char* line) {
   if (g_console < 0) g_console = semihosting::open(":tt", semihosting::kModeWrite);

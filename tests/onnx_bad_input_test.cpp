@@ -221,7 +221,8 @@ TEST_F(OnnxBadInput, AShapeMismatchIsRefusedNamingTheNode) {
   const std::string z = o.qdq("z", 0.1f, 0, kInt8);
   o.add_node("Add", {x, z}, {"sum"}).set_name("bad_add");
   const std::string y = o.qdq("sum", 0.1f, 0, kInt8);
-  o.add_output(y, kFloat);
+  // Declared, as ONNX's inference cannot give the shape of a bad Add.
+  o.add_output(y, kFloat, {1, 5});
   const Bytes model = o.finish();
   const std::string error = compile_error(model);
   EXPECT_TRUE(contains(error, "bad_add")) << error;
@@ -235,6 +236,22 @@ TEST_F(OnnxBadInput, AShapeMismatchIsRefusedNamingTheNode) {
   declared.add_output("y", kFloat, {1, 7});
   const std::string declared_error = compile_error(declared.finish());
   EXPECT_FALSE(declared_error.empty());
+}
+
+TEST_F(OnnxBadInput, AFloatOperatorOutsideAQuantizedRegionIsRefusedByName) {
+  // The Sigmoid reads a dequantized tensor but nothing quantizes its
+  // output: it would run in float32, which an integer program cannot.
+  OnnxBuilder o;
+  o.add_input("x", kFloat, {1, 4});
+  const std::string x = o.qdq("x", 0.1f, 0, kInt8);
+  o.add_node("Sigmoid", {x}, {"y"}).set_name("float_sigmoid");
+  o.add_output("y", kFloat, {1, 4});
+  const Bytes model = o.finish();
+  const std::string error = compile_error(model);
+  EXPECT_TRUE(contains(error, "float_sigmoid")) << error;
+  EXPECT_TRUE(contains(error, "Sigmoid")) << error;
+  EXPECT_TRUE(contains(error, "integer programs")) << error;
+  expect_cli_refusal(model, {"float_sigmoid", "Sigmoid", "integer programs"}, "float operator");
 }
 
 TEST_F(OnnxBadInput, AnOpsetOutsideTenToNineteenIsRefused) {

@@ -192,12 +192,19 @@ std::vector<uint8_t> OnnxBuilder::finish() const {
   } catch (const std::exception&) {
     // A model meant to be malformed: its outputs stay as they are.
   }
-  for (onnx::ValueInfoProto& output : *model.mutable_graph()->mutable_output()) {
-    if (output.type().tensor_type().has_shape()) continue;
-    for (const onnx::ValueInfoProto& info : inferred.graph().value_info())
+  // Inference writes a graph output's shape into the output itself, and
+  // an intermediate's into value_info (an output may be either).
+  auto take_shape = [](onnx::ValueInfoProto& output,
+                       const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& infos) {
+    for (const onnx::ValueInfoProto& info : infos)
       if (info.name() == output.name() && info.type().tensor_type().has_shape())
         *output.mutable_type()->mutable_tensor_type()->mutable_shape() =
             info.type().tensor_type().shape();
+  };
+  for (onnx::ValueInfoProto& output : *model.mutable_graph()->mutable_output()) {
+    if (output.type().tensor_type().has_shape()) continue;
+    take_shape(output, inferred.graph().output());
+    if (!output.type().tensor_type().has_shape()) take_shape(output, inferred.graph().value_info());
   }
   std::string bytes;
   if (!model.SerializeToString(&bytes)) throw std::runtime_error("modelgen: cannot serialize");

@@ -256,11 +256,15 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   if (const auto why = oracle_unavailable(source_dir, node)) GTEST_SKIP() << *why;
 
   // Every imported operator needs a generator; a new operator without one
-  // fails here rather than going untested.
+  // fails here rather than going untested. The ones only ONNX graphs reach
+  // (the TFLite importer never emits them) are tested against onnxruntime
+  // instead, by tests/onnx_ops/differential.py.
+  const std::set<std::string> onnx_only = {"RESIZE_NEAREST_NEIGHBOR", "LOOKUP_TABLE"};
   const std::vector<std::string> generated = generated_ops();
   const std::set<std::string> has_generator(generated.begin(), generated.end());
   std::vector<std::string> ops;
   for (const std::string& op : imported_ops()) {
+    if (onnx_only.count(op)) continue;
     EXPECT_TRUE(has_generator.count(op)) << "no differential generator for " << op;
     if (has_generator.count(op)) ops.push_back(op);
   }

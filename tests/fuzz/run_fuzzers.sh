@@ -34,8 +34,12 @@ if [ -d "$shared" ]; then
 else
   echo "run_fuzzers: $shared not found; fuzzing from the regression inputs only" >&2
 fi
-# ONNX: one small model per pattern the ONNX importer recognizes.
+# ONNX: one small model per pattern the ONNX importer recognizes, and the
+# committed PyTorch / quantize_static models small enough to fuzz quickly.
 "$build/tinyaot_onnx_seed_models" "$work/seeds/importer"
+while IFS= read -r model; do
+  cp -f "$model" "$work/seeds/importer/$(basename "$model")"
+done < <(find "$root/tests/data/onnx" -name '*.onnx' -size -"$((seed_max_bytes + 1))"c | sort)
 for model in "$work"/seeds/importer/*.tflite "$work"/seeds/importer/*.onnx; do
   [ -e "$model" ] || continue
   stem=$(basename "$model"); stem=${stem%.*}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -43,6 +44,33 @@ inline QuantizedMultiplier quantize_multiplier(double real, Rounding rounding) {
   out.multiplier = static_cast<int32_t>(fixed);
   out.shift = exponent;
   return out;
+}
+
+// Rounding mode onnx (onnx_requantize.h): onnxruntime's float32 multiplier
+// of a weighted operator, f32(f32(input_scale * filter_scale) / output_scale)
+// in that order (QLinearConv, QLinearMatMul, QGemm), and of
+// QLinearGlobalAveragePool over `count` cells, f32(input_scale /
+// f32(output_scale * f32(count))). Each operation on float32 values rounds
+// to float32 (FLT_EVAL_METHOD 0 on the hosts the compiler runs on); a
+// different order moves near-ties to the other side.
+inline float onnx_weighted_multiplier(float input_scale, float filter_scale, float output_scale) {
+  const float product = input_scale * filter_scale;
+  return product / output_scale;
+}
+
+inline float onnx_average_multiplier(float input_scale, float output_scale, int64_t count) {
+  const float divisor = output_scale * static_cast<float>(count);
+  return input_scale / divisor;
+}
+
+// The multiplier as ChannelQuant stores it in mode onnx (its bits), or
+// empty when the kernels cannot take it (not finite or negative: a zero or
+// negative scale).
+inline std::optional<int32_t> onnx_multiplier_bits(float multiplier) {
+  if (!(multiplier >= 0.0f && multiplier <= std::numeric_limits<float>::max())) return std::nullopt;
+  int32_t bits = 0;
+  std::memcpy(&bits, &multiplier, sizeof bits);
+  return bits;
 }
 
 // TFLite's Quantize used for activation bounds: zp + round(f / scale), the

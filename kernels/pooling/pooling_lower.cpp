@@ -6,6 +6,7 @@
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
 #include "kernels/common/variant_choice.h"
+#include "kernels/lowerings.h"
 #include "kernels/pooling/pool_cases.h"
 #include "kernels/pooling/pooling.h"
 
@@ -113,6 +114,20 @@ LoweredOp lower_pool(const Graph& graph, const Operation& op, const Target& targ
 }  // namespace
 
 LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target& target) {
+  if (target.rounding == Rounding::kOnnx) {
+    // One window over the whole plane, no padding: ONNX's GlobalAveragePool
+    // (its AveragePool always has explicit pads), which onnxruntime runs as
+    // QLinearGlobalAveragePool: MEAN's arithmetic in mode onnx. A windowed
+    // AveragePool (QLinearAveragePool: float32 row sums) has no kernel yet.
+    const Pool2dParams p = pool_params(graph, op);
+    const bool global = !op.attrs.explicit_padding && p.filter_h == p.input_h &&
+                        p.filter_w == p.input_w && p.output_h == 1 && p.output_w == 1;
+    require(global, op,
+            "rounding mode onnx has no definition of a windowed AVERAGE_POOL_2D: onnxruntime's "
+            "QLinearAveragePool sums dequantized float32 values row by row, which this kernel "
+            "family does not have yet; compile with --rounding tflm for TFLite's arithmetic");
+    return lower_mean_over(graph, op, target, {false, true, true, false});
+  }
   return lower_pool(graph, op, target, kAveragePoolVariants);
 }
 

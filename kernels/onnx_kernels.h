@@ -13,8 +13,10 @@
 //   with TFLite's step inside (depthwise_dsp_pixels.S);
 // - add_s8_flat, sub_s8_flat: TFLite's fixed-point loops (the references
 //   have onnxruntime's float32 chains);
-// - mul, average pooling, softmax, maximum, minimum: onnxruntime computes
-//   them as float32 chains these kernels do not have.
+// - the other average pooling variants: TFLite's integer average (mode
+//   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
+// - mul, softmax, maximum, minimum: onnxruntime computes them as float32
+//   chains these kernels do not have.
 // Freestanding: used by the loader on the device and by the compiler.
 #pragma once
 
@@ -37,6 +39,7 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "batch_matmul_s8_ref",
     "transpose_conv_s8_ref",
     "mean_s8_ref",
+    "avg_pool2d_s8_onnx",
     "add_s8_ref",
     "sub_s8_ref",
     "quantize_f32_s8_ref",

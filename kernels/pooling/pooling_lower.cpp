@@ -117,16 +117,21 @@ LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Ta
   if (target.rounding == Rounding::kOnnx) {
     // One window over the whole plane, no padding: ONNX's GlobalAveragePool
     // (its AveragePool always has explicit pads), which onnxruntime runs as
-    // QLinearGlobalAveragePool: MEAN's arithmetic in mode onnx. A windowed
-    // AveragePool (QLinearAveragePool: float32 row sums) has no kernel yet.
-    const Pool2dParams p = pool_params(graph, op);
-    const bool global = !op.attrs.explicit_padding && p.filter_h == p.input_h &&
-                        p.filter_w == p.input_w && p.output_h == 1 && p.output_w == 1;
-    require(global, op,
-            "rounding mode onnx has no definition of a windowed AVERAGE_POOL_2D: onnxruntime's "
-            "QLinearAveragePool sums dequantized float32 values row by row, which this kernel "
-            "family does not have yet; compile with --rounding tflm for TFLite's arithmetic");
-    return lower_mean_over(graph, op, target, {false, true, true, false});
+    // QLinearGlobalAveragePool: MEAN's arithmetic in mode onnx. Any other:
+    // QLinearAveragePool's float32 chain.
+    const Pool2dParams pool = pool_params(graph, op);
+    if (!op.attrs.explicit_padding && pool.filter_h == pool.input_h &&
+        pool.filter_w == pool.input_w && pool.output_h == 1 && pool.output_w == 1)
+      return lower_mean_over(graph, op, target, {false, true, true, false});
+    const Tensor& input = input_tensor(graph, op, 0);
+    const std::optional<int32_t> scale_bits = onnx_multiplier_bits(input.quant.scale());
+    require(scale_bits.has_value() && input.quant.scale() > 0.0f, op,
+            "the input scale must be a positive float32");
+    AvgPool2dOnnxParams params{pool, *scale_bits, input.quant.zero_point()};
+    LoweredOp lowered = make_lowered(KernelId::avg_pool2d_s8_onnx, params);
+    lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+    lowered.outputs = {op.outputs[0]};
+    return lowered;
   }
   return lower_pool(graph, op, target, kAveragePoolVariants);
 }

@@ -58,29 +58,52 @@ inline int32_t clamp_step(int32_t value) {
   return value < kOnnxStepMin ? kOnnxStepMin : (value > kOnnxStepMax ? kOnnxStepMax : value);
 }
 
-// n / 2^shift rounded half to even, shift in [1, 63].
-inline uint64_t shift_right_half_even(uint64_t n, int shift) {
-  const uint64_t half = uint64_t{1} << (shift - 1);
-  const uint64_t rest = n & ((half << 1) - 1);
-  const uint64_t quotient = n >> shift;
+// quotient + the rounding of the dropped bits `rest` against `half`, the
+// weight of the highest dropped bit: round half to even.
+inline uint32_t round_dropped(uint32_t quotient, uint32_t rest, uint32_t half) {
   return quotient + ((rest > half || (rest == half && (quotient & 1) != 0)) ? 1 : 0);
 }
 
-inline int bit_length(uint64_t n) { return n == 0 ? 0 : 64 - __builtin_clzll(n); }
+// n / 2^shift rounded half to even, shift in [1, 31].
+inline uint32_t shift_right_half_even(uint32_t n, int shift) {
+  const uint32_t half = uint32_t{1} << (shift - 1);
+  return round_dropped(n >> shift, n & ((half << 1) - 1), half);
+}
 
-// clamp(rint(f32(f32(x) * m)), kOnnxStepMin, kOnnxStepMax) in integers, m
-// given by its IEEE binary32 bits (finite, >= +0: the compiler's check).
-// Every float32 value here is a significand times a power of two:
-//   f32(x) = a * 2^ea, a < 2^24 after rounding |x| half to even to 24
+inline int bit_length(uint32_t n) { return n == 0 ? 0 : 32 - __builtin_clz(n); }
+
+// The product of a < 2^25 and b < 2^24 as two words, from 16-bit halves:
+// Armv6-M has no 32x32->64 multiply (a 64-bit product is a library call
+// there); four MULS, every partial sum within 32 bits (a1 < 2^9, b1 <
+// 2^8, mid < 2^26).
+struct WideProduct {
+  uint32_t high, low;
+};
+
+inline WideProduct multiply_wide(uint32_t a, uint32_t b) {
+  const uint32_t a0 = a & 0xffff, a1 = a >> 16, b0 = b & 0xffff, b1 = b >> 16;
+  const uint32_t mid = a1 * b0 + a0 * b1;
+  const uint32_t low = a0 * b0 + (mid << 16);
+  const uint32_t carry = low < (mid << 16) ? 1 : 0;
+  return {a1 * b1 + (mid >> 16) + carry, low};
+}
+
+// clamp(rint(f32(f32(x) * m)), kOnnxStepMin, kOnnxStepMax) in 32-bit
+// integers, m given by its IEEE binary32 bits (finite, >= +0: the
+// compiler's check). Every float32 value here is a significand times a
+// power of two:
+//   f32(x) = a * 2^ea, a <= 2^24 after rounding |x| half to even to 24
 //     significant bits (|x| >= 2^24 loses low bits, as VCVT does);
 //   m = b * 2^eb (b with its implicit bit, or a subnormal's fraction);
-//   the exact product n * 2^k, n = a * b < 2^49, k = ea + eb, lies in
-//     [2^(top-1), 2^top) with top = bit_length(n) + k.
+//   the exact product n * 2^k, n = a * b < 2^49 (two words), k = ea + eb,
+//     lies in [2^(top-1), 2^top) with top = bit_length(n) + k.
 // top >= 11: the product, so its float32 rounding, is >= 2^10: saturated.
 // top <= -1: the product is < 1/2, so its float32 rounding (subnormal or
 //   not) is <= 1/2, which rint rounds to 0 (half to even).
 // Else the float32 rounding keeps 24 significant bits of n (half to even;
-// it may carry to 2^24, still exact) and rint rounds that to an integer.
+// it may carry to 2^24, still exact; the dropped bits, at most 25, lie in
+// the low word) and rint rounds that, f * 2^fk with fk >= -26, to an
+// integer.
 inline int32_t scale_and_round_emulated(int32_t x, uint32_t m_bits) {
   const uint32_t exponent_field = (m_bits >> 23) & 0xff;
   const uint32_t fraction = m_bits & 0x7fffff;
@@ -89,18 +112,23 @@ inline int32_t scale_and_round_emulated(int32_t x, uint32_t m_bits) {
   const int eb = exponent_field == 0 ? -149 : static_cast<int>(exponent_field) - 150;
   const uint32_t magnitude = x < 0 ? 0u - static_cast<uint32_t>(x) : static_cast<uint32_t>(x);
   const int excess = bit_length(magnitude) - 24;
-  const uint64_t a = excess > 0 ? shift_right_half_even(magnitude, excess) : magnitude;
-  const int ea = excess > 0 ? excess : 0;
-  const uint64_t n = a * b;
-  const int k = ea + eb;
-  const int top = bit_length(n) + k;
+  const uint32_t a = excess > 0 ? shift_right_half_even(magnitude, excess) : magnitude;
+  const int k = (excess > 0 ? excess : 0) + eb;
+  const WideProduct n = multiply_wide(a, b);
+  const int length = n.high != 0 ? 32 + bit_length(n.high) : bit_length(n.low);
+  const int top = length + k;
   int32_t rounded = 0;
   if (top >= 11) {
     rounded = kOnnxStepMax + 1;  // saturates below
   } else if (top >= 0) {
-    const int dropped = bit_length(n) - 24;
-    const uint64_t f = dropped > 0 ? shift_right_half_even(n, dropped) : n;
-    const int fk = k + (dropped > 0 ? dropped : 0);  // f32 product = f * 2^fk, fk >= -26
+    const int dropped = length - 24;
+    uint32_t f = n.low;
+    if (dropped > 0) {
+      const uint32_t half = uint32_t{1} << (dropped - 1);
+      const uint32_t quotient = (n.low >> dropped) | (n.high << (32 - dropped));
+      f = round_dropped(quotient, n.low & ((half << 1) - 1), half);
+    }
+    const int fk = k + (dropped > 0 ? dropped : 0);
     rounded = static_cast<int32_t>(fk >= 0 ? f << fk : shift_right_half_even(f, -fk));
   }
   return clamp_step(x < 0 ? -rounded : rounded);

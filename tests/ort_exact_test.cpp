@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/lower/lowering.h"
+#include "compiler/pipeline.h"
 #include "ort_reference/ort_reference.h"
 #include "support/run_lowered.h"
 
@@ -209,6 +210,34 @@ TEST(OrtExact, QuantizeEqualsQuantizeLinear) {
     const std::vector<int8_t> actual = run_lowered(
         lowered, input.data(), uint32_t(size * sizeof(float)), uint32_t(size), Rounding::kOnnx);
     ASSERT_EQ(actual, expected) << "case " << c << " scale " << scale << " zp " << zp;
+  }
+}
+
+// A Relu6 / Clip bound exactly halfway between two integers: onnxruntime's
+// QuantizeLinear after the float32 Clip rounds it half to even, TFLite's
+// activation range half away from zero.
+TEST(OrtExact, ClipBoundRoundsHalfToEven) {
+  // 6 / s = 96.5 exactly: s = 12 / 193 rounded to float32, checked.
+  const float scale = 12.0f / 193.0f;
+  ASSERT_EQ(6.0f / scale, 96.5f);
+  for (const Rounding rounding : {Rounding::kOnnx, Rounding::kDouble}) {
+    Graph graph;
+    graph.tensors = {int8_tensor("x", {1, 2, 2, 1}, scale, -10),
+                     int8_tensor("y", {1, 1, 1, 1}, scale, -10)};
+    Operation op;
+    op.type = OpType::kMaxPool2d;
+    op.inputs = {0};
+    op.outputs = {1};
+    op.attrs.filter_h = op.attrs.filter_w = 2;
+    op.attrs.activation = Activation::kRelu6;
+    graph.operations = {op};
+    graph.inputs = {0};
+    graph.outputs = {1};
+    Target target;
+    target.rounding = rounding;
+    run_pipeline(graph, target);
+    // -10 + rint(96.5): 96 + -10 = 86 (even), TFLite's round: 97 - 10 = 87.
+    EXPECT_EQ(graph.operations[0].act_max, rounding == Rounding::kOnnx ? 86 : 87);
   }
 }
 

@@ -74,11 +74,15 @@ inline std::optional<int32_t> onnx_multiplier_bits(float multiplier) {
 }
 
 // TFLite's Quantize used for activation bounds: zp + round(f / scale), the
-// division in float as TFLite does it. Empty when the result leaves int32
+// division in float as TFLite does it; in rounding mode onnx round half to
+// even, as onnxruntime's QuantizeLinear after a float32 Clip or Relu (a
+// bound exactly halfway rounds the other way). Empty when the result leaves int32
 // (a tiny scale makes f / scale huge or infinite; TFLite's cast would then
 // be undefined): the caller refuses the model.
-inline std::optional<int32_t> quantize_real(float scale, int32_t zero_point, float value) {
-  const float q = std::round(value / scale);
+inline std::optional<int32_t> quantize_real(float scale, int32_t zero_point, float value,
+                                            Rounding rounding = Rounding::kDouble) {
+  const float quotient = value / scale;
+  const float q = rounding == Rounding::kOnnx ? std::nearbyint(quotient) : std::round(quotient);
   const double result = static_cast<double>(zero_point) + static_cast<double>(q);
   if (!(result >= static_cast<double>(std::numeric_limits<int32_t>::min()) &&
         result <= static_cast<double>(std::numeric_limits<int32_t>::max())))

@@ -64,7 +64,7 @@ Status run(const KernelArgs& args) {
 
 const KernelDescriptor kernel_avg_pool2d_s8_onnx = {
     "avg_pool2d_s8_onnx",
-    "avg_pool2d",
+    "avg_pool2d_onnx",  // another arithmetic, not a variant of avg_pool2d
     1,
     sizeof(AvgPool2dOnnxParams),
     1,

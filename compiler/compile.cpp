@@ -257,7 +257,8 @@ IsaClass resolve_isa(Core core, const std::string& isa) {
 Rounding parse_rounding(const std::string& name) {
   if (name == "tflm" || name == "double") return Rounding::kDouble;
   if (name == "single") return Rounding::kSingle;
-  throw CompileError("unknown rounding mode '" + name + "'; use tflm or single");
+  if (name == "onnx") return Rounding::kOnnx;
+  throw CompileError("unknown rounding mode '" + name + "'; use tflm, single or onnx");
 }
 
 uint32_t arena_offset_of(const Compilation& c, int32_t id) {

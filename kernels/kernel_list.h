@@ -75,7 +75,8 @@
   X(conv2d_s8_1x1_mve) \
   X(transpose_conv_s8_mve) \
   X(batch_matmul_s8_mve) \
-  X(softmax_s8_mve)
+  X(softmax_s8_mve) \
+  X(avg_pool2d_s8_onnx)
 // clang-format on
 
 namespace tinyaot {

@@ -19,6 +19,11 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
 LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_max_pool2d(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& target);
+// MEAN over the input dimensions `reduced` marks (one flag per dimension):
+// lower_mean's after resolving its axes operand, and the global average
+// pool's in rounding mode onnx (onnxruntime's QLinearGlobalAveragePool).
+LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target& target,
+                          const std::vector<bool>& reduced);
 LoweredOp lower_softmax(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_add(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_sub(const Graph& graph, const Operation& op, const Target& target);

@@ -4,6 +4,7 @@
 // its boundary, or form an index past its type (docs/architecture.md).
 #include <string.h>
 
+#include "kernels/onnx_kernels.h"
 #include "tinyaot/config.h"
 #include "tinyaot/load_time.h"
 #include "tinyaot/refusal_text.h"
@@ -88,7 +89,7 @@ TINYAOT_LOAD_TIME Status check_target(const ProgramHeader& h, const char* model)
                 isa_name(kRuntimeIsa));
     return Status::kIsaMismatch;
   }
-  if (h.rounding > static_cast<uint32_t>(Rounding::kSingle)) {
+  if (h.rounding > static_cast<uint32_t>(kLastRounding)) {
     log_message("tinyaot: unknown rounding mode %u", h.rounding);
     return Status::kBadRounding;
   }
@@ -154,6 +155,11 @@ TINYAOT_LOAD_TIME Status check_operation_abi(const Program& p, uint32_t index, c
                   e.kernel_id, id);
     // An id this runtime does not have at all, or one that holds another variant.
     return d == nullptr ? Status::kUnknownKernel : Status::kAbiMismatch;
+  }
+  if (p.header->rounding == static_cast<uint32_t>(Rounding::kOnnx) &&
+      !kernel_has_onnx_rounding(d->name)) {
+    log_message(TINYAOT_REFUSE_OPERATION TINYAOT_DIFFERS_NO_ONNX, model, index, e.name);
+    return Status::kBadRounding;
   }
   // Every difference, one line each, as verify lists them.
   bool differs = false;

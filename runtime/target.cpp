@@ -41,7 +41,15 @@ const char* isa_name(IsaClass isa) {
 }
 
 const char* rounding_name(Rounding rounding) {
-  return rounding == Rounding::kSingle ? "single" : "tflm";
+  switch (rounding) {
+    case Rounding::kDouble:
+      return "tflm";
+    case Rounding::kSingle:
+      return "single";
+    case Rounding::kOnnx:
+      return "onnx";
+  }
+  return "unknown-rounding";
 }
 
 }  // namespace tinyaot

@@ -77,7 +77,7 @@ void io_macros(std::ostringstream& h, const std::string& macro, const json& ios,
 std::vector<Rounding> compiled_roundings(const Library& library) {
   const Rounding first = library.programs.front().rounding;
   for (const ExportedProgram& p : library.programs) {
-    if (p.rounding != first) return {Rounding::kDouble, Rounding::kSingle};
+    if (p.rounding != first) return {std::begin(kEveryRounding), std::end(kEveryRounding)};
   }
   return {first};
 }

@@ -41,7 +41,7 @@ nlohmann::json builtin_runtime_manifest() {
   for (uint32_t id = 0; id < kernel_count(); ++id) ids.push_back(id);
   std::vector<IsaClass> isas = {runtime_isa()};
   if (runtime_accepts_any_isa()) isas = {IsaClass::kScalar, IsaClass::kDsp, IsaClass::kMve};
-  return runtime_manifest(ids, isas, {Rounding::kDouble, Rounding::kSingle});
+  return runtime_manifest(ids, isas, {std::begin(kEveryRounding), std::end(kEveryRounding)});
 }
 
 }  // namespace tinyaot::cli

@@ -111,7 +111,7 @@ std::vector<std::string> verify_against_manifest(const std::vector<uint8_t>& byt
       !table_fits(h.file_bytes, h.ops_offset, h.num_ops, sizeof(OpRecord)) ||
       !table_fits(h.file_bytes, h.kernels_offset, h.num_kernels, sizeof(AbiEntry)) ||
       h.isa > static_cast<uint32_t>(IsaClass::kMve) ||
-      h.rounding > static_cast<uint32_t>(Rounding::kSingle))
+      h.rounding > static_cast<uint32_t>(kLastRounding))
     throw std::runtime_error("the program is truncated or corrupt");
 
   std::vector<std::string> failures;

@@ -9,6 +9,7 @@
 
 #include "compiler/compile.h"
 #include "compiler/emit/report.h"
+#include "compiler/import/import_model.h"
 #include "export.h"
 #include "file_io.h"
 #include "qemu_runner.h"
@@ -68,8 +69,8 @@ uint64_t parse_byte_count(const std::string& text, const std::string& flag) {
 }
 
 struct CompileArgs {
-  std::string model, output, target = "cortex-m4", isa, rounding = "tflm", prefer = "memory",
-                             ram_limit, io_layout = "model";
+  std::string model, output, target = "cortex-m4", isa, rounding, prefer = "memory", ram_limit,
+                             io_layout = "model";
   bool quiet = false, strip = false, keep_names = false;
 };
 
@@ -77,7 +78,6 @@ int do_compile(const CompileArgs& a) {
   CompileOptions options;
   options.target.core = parse_core(a.target);
   options.target.isa = resolve_isa(options.target.core, a.isa);
-  options.target.rounding = parse_rounding(a.rounding);
   options.model_name = std::filesystem::path(a.model).stem().string();
   options.debug_info = !a.strip;
   options.keep_names = a.keep_names;
@@ -91,6 +91,12 @@ int do_compile(const CompileArgs& a) {
   if (!a.quiet)
     options.progress = [](const std::string& stage) { std::cerr << "tinyaot: " << stage << "\n"; };
   const std::vector<uint8_t> model = read_file(a.model);
+  // By default each format gets its engine's arithmetic: onnxruntime's for
+  // an ONNX model, TFLite Micro's for a .tflite.
+  const bool onnx = detect_model_format(model.data(), model.size()) == ModelFormat::kOnnx;
+  options.target.rounding = !a.rounding.empty() ? parse_rounding(a.rounding)
+                            : onnx              ? Rounding::kOnnx
+                                                : Rounding::kDouble;
   const Compilation c = compile_model(model.data(), model.size(), options);
   write_files_atomically({{a.output, c.program}});
   if (!a.quiet)
@@ -250,10 +256,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   compile->add_option("--isa", compile_args.isa,
                       "lower the ISA class: scalar, dsp or mve (never above the core's)");
-  compile
-      ->add_option("--rounding", compile_args.rounding,
-                   "requantization rounding: tflm (double) or single")
-      ->capture_default_str();
+  compile->add_option("--rounding", compile_args.rounding,
+                      "requantization rounding: tflm (double), single or onnx (onnxruntime's "
+                      "float32 step); default onnx for an ONNX model, tflm for a .tflite");
   compile
       ->add_option("--prefer", compile_args.prefer,
                    "memory: no kernel scratch may raise the arena (a scratch-free variant runs "

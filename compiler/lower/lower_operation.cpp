@@ -1,6 +1,7 @@
 #include "compiler/lower/lowering.h"
 #include "compiler/lower/operation_macs.h"
 #include "kernels/lowerings.h"
+#include "kernels/onnx_kernels.h"
 
 namespace tinyaot {
 
@@ -84,11 +85,52 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
 
 }  // namespace
 
+// In rounding mode onnx, why an operator has no definition (nullptr: it
+// has one). The operators onnxruntime runs as float32 chains need kernels
+// of their own; TFLite's activations (LOGISTIC, TANH, ...) compute their
+// tables in TFLite's arithmetic, where an ONNX model's become LOOKUP_TABLE.
+const char* missing_onnx_definition(OpType type) {
+  switch (type) {
+    case OpType::kMul:
+      return "onnxruntime's QLinearMul is a float32 chain (both operands dequantized, "
+             "multiplied, divided by the output scale, rounded half to even) that needs "
+             "three scales, which MUL's parameters cannot carry yet";
+    case OpType::kSoftmax:
+      return "onnxruntime's QLinearSoftmax (a float32 exponential table and sum) is not "
+             "implemented";
+    case OpType::kMaximum:
+    case OpType::kMinimum:
+    case OpType::kLogistic:
+    case OpType::kTanh:
+    case OpType::kRelu:
+    case OpType::kRelu6:
+    case OpType::kHardSwish:
+    case OpType::kLeakyRelu:
+      return "its kernel computes TFLite's fixed-point arithmetic; an ONNX model's operator "
+             "of this kind arrives as LOOKUP_TABLE or folds into a clamp";
+    default:
+      return nullptr;
+  }
+}
+
 LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
+  if (target.rounding == Rounding::kOnnx) {
+    if (const char* why = missing_onnx_definition(op.type))
+      throw CompileError(describe(op) + ": rounding mode onnx has no definition of " +
+                         op_type_name(op.type) + ": " + why +
+                         "; compile with --rounding tflm for TFLite's arithmetic");
+  }
   VariantChoice choice;
   Target noted = target;
   noted.choice = &choice;
   LoweredOp lowered = lower_by_family(graph, op, noted);
+  if (target.rounding == Rounding::kOnnx) {
+    const KernelDescriptor* kernel = find_kernel(static_cast<uint32_t>(lowered.kernel));
+    if (kernel == nullptr || !kernel_has_onnx_rounding(kernel->name))
+      throw CompileError("internal: " + describe(op) +
+                         " lowered to a variant without rounding "
+                         "mode onnx");
+  }
   lowered.macs = operation_macs(graph, op);
   lowered.choice = choice;
   return lowered;

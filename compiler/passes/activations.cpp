@@ -27,14 +27,15 @@ const char* activation_name(Activation activation) {
 
 // TFLite's CalculateActivationRangeQuantized for int8 (and ONNX's Clip
 // between `op`'s clip bounds, quantized the same way; an infinite bound
-// leaves that side open). `op` (whose output is `output`) is named when a
-// bound does not fit an integer.
-void activation_range(Activation activation, const Tensor& output, const Operation& op, int32_t* lo,
-                      int32_t* hi) {
+// leaves that side open), the bounds rounded as the rounding mode's
+// engine quantizes (quantize_real). `op` (whose output is `output`) is
+// named when a bound does not fit an integer.
+void activation_range(Activation activation, const Tensor& output, const Operation& op,
+                      Rounding rounding, int32_t* lo, int32_t* hi) {
   const float scale = output.quant.scale();
   const int32_t zp = output.quant.zero_point();
   auto bound = [&](float value) {
-    const std::optional<int32_t> q = quantize_real(scale, zp, value);
+    const std::optional<int32_t> q = quantize_real(scale, zp, value, rounding);
     if (!q) {
       char text[96];
       std::snprintf(text, sizeof(text), "the %s bound %g / scale %g is outside the int32 range",
@@ -96,16 +97,16 @@ bool is_graph_output(const Graph& graph, int32_t tensor) {
 
 }  // namespace
 
-void resolve_activations(Graph& graph, const Target&) {
+void resolve_activations(Graph& graph, const Target& target) {
   for (Operation& op : graph.operations) {
     if (op.outputs.empty()) continue;
     const Tensor& out = graph.tensors[static_cast<size_t>(op.outputs[0])];
     if (out.dtype != DType::kInt8) continue;
-    activation_range(op.attrs.activation, out, op, &op.act_min, &op.act_max);
+    activation_range(op.attrs.activation, out, op, target.rounding, &op.act_min, &op.act_max);
   }
 }
 
-void fold_activations(Graph& graph, const Target&) {
+void fold_activations(Graph& graph, const Target& target) {
   for (size_t i = 0; i < graph.operations.size(); ++i) {
     const Operation relu = graph.operations[i];
     if (relu.type != OpType::kRelu && relu.type != OpType::kRelu6) continue;
@@ -120,7 +121,7 @@ void fold_activations(Graph& graph, const Target&) {
     if (graph.consumers(in).size() != 1 || is_graph_output(graph, in)) continue;
     int32_t lo, hi;
     activation_range(relu.type == OpType::kRelu ? Activation::kRelu : Activation::kRelu6,
-                     graph.tensors[static_cast<size_t>(out)], relu, &lo, &hi);
+                     graph.tensors[static_cast<size_t>(out)], relu, target.rounding, &lo, &hi);
     Operation& p = graph.operations[static_cast<size_t>(producer)];
     p.act_min = std::max(p.act_min, lo);
     p.act_max = std::min(p.act_max, hi);

@@ -128,12 +128,21 @@ LoweredOp lower_batch_matmul(const Graph& graph, const Operation& op, const Targ
   params.lhs_offset = -lhs.quant.zero_point();
   params.rhs_offset = -rhs.quant.zero_point();
   params.output_offset = output.quant.zero_point();
-  // TFLite multiplies the two scales in float before widening to double.
-  const double real = static_cast<double>(lhs.quant.scale() * rhs.quant.scale()) /
-                      static_cast<double>(output.quant.scale());
-  const QuantizedMultiplier q = quantize_multiplier(real, target.rounding);
-  params.multiplier = q.multiplier;
-  params.shift = q.shift;
+  if (target.rounding == Rounding::kOnnx) {
+    // QLinearMatMul's float32 multiplier (onnx_requantize.h).
+    const std::optional<int32_t> bits = onnx_multiplier_bits(
+        onnx_weighted_multiplier(lhs.quant.scale(), rhs.quant.scale(), output.quant.scale()));
+    require(bits.has_value(), op, "lhs*rhs/output scale is not a finite float32");
+    params.multiplier = *bits;
+    params.shift = -1;
+  } else {
+    // TFLite multiplies the two scales in float before widening to double.
+    const double real = static_cast<double>(lhs.quant.scale() * rhs.quant.scale()) /
+                        static_cast<double>(output.quant.scale());
+    const QuantizedMultiplier q = quantize_multiplier(real, target.rounding);
+    params.multiplier = q.multiplier;
+    params.shift = q.shift;
+  }
   require(params.shift >= -31 && params.shift <= 30, op, "rescale out of the representable range");
   params.act_min = op.act_min;
   params.act_max = op.act_max;

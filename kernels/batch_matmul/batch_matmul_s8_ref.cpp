@@ -126,7 +126,7 @@ Status run(const KernelArgs& args) {
   const int8_t* lhs_held = nullptr;
   const int8_t* rhs_held = nullptr;
   int8_t* out = output;
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     for (int32_t b0 = 0; b0 < output_batch(p, 0); ++b0) {
       for (int32_t b1 = 0; b1 < output_batch(p, 1); ++b1) {
         for (int32_t b2 = 0; b2 < output_batch(p, 2); ++b2) {

@@ -50,6 +50,20 @@ std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& f
                                         int32_t channels, Rounding rounding, ScaleProduct product) {
   std::vector<ChannelQuant> out(static_cast<size_t>(channels));
   const bool per_channel = filter.scales.size() > 1;
+  if (rounding == Rounding::kOnnx) {
+    for (int32_t c = 0; c < channels; ++c) {
+      const float filter_scale =
+          per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();
+      const float multiplier = onnx_weighted_multiplier(input_scale, filter_scale, output_scale);
+      const std::optional<int32_t> bits = onnx_multiplier_bits(multiplier);
+      if (!bits)
+        throw CompileError("channel " + std::to_string(c) + ": input*filter/output scale " +
+                           std::to_string(multiplier) + " is not a finite non-negative float32");
+      out[static_cast<size_t>(c)] =
+          ChannelQuant{bias.empty() ? 0 : bias[static_cast<size_t>(c)], *bits, -1};
+    }
+    return out;
+  }
   const bool float_product = !per_channel && product == ScaleProduct::kFloatWhenPerTensor;
   for (int32_t c = 0; c < channels; ++c) {
     const float filter_scale = per_channel ? filter.scales[static_cast<size_t>(c)] : filter.scale();

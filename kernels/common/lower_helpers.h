@@ -32,6 +32,8 @@ enum class ScaleProduct { kDouble, kFloatWhenPerTensor };
 // Per output channel bias + multiplier + shift for a weighted operator:
 // effective scale = input_scale * filter_scale[c] / output_scale, the
 // division in double as TFLite computes it. `bias` may be empty (no bias).
+// In rounding mode onnx: onnxruntime's float32 multiplier instead
+// (onnx_weighted_multiplier), `product` unused.
 std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& filter,
                                         float output_scale, const std::vector<int32_t>& bias,
                                         int32_t channels, Rounding rounding,

@@ -160,17 +160,33 @@ struct RoundingMode {
 
 // Calls body(RoundingMode<R>{}) for the program's mode: the kernel branches
 // on the mode once per call, its loop (a generic lambda or a template) is
-// compiled for each mode with no branch inside.
+// compiled for each mode with no branch inside. For a kernel with TFLite's
+// modes only: a program in mode onnx never runs it (the compiler never
+// picks it, the loader refuses it: kernels/onnx_kernels.h).
 // A build for one mode (TINYAOT_ROUNDING_ONLY, tinyaot/config.h) compiles
-// only that one; its loader refuses programs in another.
+// only that one; its loader refuses programs in another. An onnx-only
+// build compiles such a kernel in mode tflm, which it never runs.
 template <typename Body>
 inline auto with_rounding(Rounding rounding, Body&& body) {
 #if defined(TINYAOT_ROUNDING_ONLY)
   (void)rounding;
-  return body(RoundingMode<static_cast<Rounding>(TINYAOT_ROUNDING_ONLY)>{});
+  constexpr Rounding kOnly = static_cast<Rounding>(TINYAOT_ROUNDING_ONLY);
+  return body(RoundingMode < kOnly == Rounding::kOnnx ? Rounding::kDouble : kOnly > {});
 #else
   if (rounding == Rounding::kSingle) return body(RoundingMode<Rounding::kSingle>{});
   return body(RoundingMode<Rounding::kDouble>{});
+#endif
+}
+
+// The same for a kernel with the onnx mode too (kernels/onnx_kernels.h).
+template <typename Body>
+inline auto with_any_rounding(Rounding rounding, Body&& body) {
+#if defined(TINYAOT_ROUNDING_ONLY)
+  (void)rounding;
+  return body(RoundingMode<static_cast<Rounding>(TINYAOT_ROUNDING_ONLY)>{});
+#else
+  if (rounding == Rounding::kOnnx) return body(RoundingMode<Rounding::kOnnx>{});
+  return with_rounding(rounding, static_cast<Body&&>(body));
 #endif
 }
 

@@ -61,9 +61,32 @@ inline int32x4_t lanes_of_sums(int32_t s0, int32_t s1, int32_t s2, int32_t s3) {
   return v;
 }
 
+// Mode onnx (onnx_requantize.h, `shift` unused): VCVT.F32.S32 rounds to
+// nearest even in the FPSCR's default mode, as the scalar VCVT; VMUL.F32;
+// VCVTN.S32.F32 rounds to nearest even whatever the FPSCR says, and
+// saturates; then the step's clamp. Flushing subnormals (FPSCR.FZ) changes
+// nothing: a product below 2^-126 rounds to 0 either way. Without MVE's
+// floating point, lane by lane through the scalar step.
 template <Rounding R>
 inline int32x4_t requantize_mve(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  if constexpr (R == Rounding::kSingle) {
+  if constexpr (R == Rounding::kOnnx) {
+    (void)shift;
+#if (__ARM_FEATURE_MVE & 2)
+    const float32x4_t product = vmulq_f32(vcvtq_f32_s32(acc), vreinterpretq_f32_s32(multiplier));
+    return vminq_s32(vmaxq_s32(vcvtnq_s32_f32(product), vdupq_n_s32(kOnnxStepMin)),
+                     vdupq_n_s32(kOnnxStepMax));
+#else
+    int32x4_t result = acc;
+    result = vsetq_lane_s32(requantize_onnx(vgetq_lane_s32(acc, 0), vgetq_lane_s32(multiplier, 0)),
+                            result, 0);
+    result = vsetq_lane_s32(requantize_onnx(vgetq_lane_s32(acc, 1), vgetq_lane_s32(multiplier, 1)),
+                            result, 1);
+    result = vsetq_lane_s32(requantize_onnx(vgetq_lane_s32(acc, 2), vgetq_lane_s32(multiplier, 2)),
+                            result, 2);
+    return vsetq_lane_s32(requantize_onnx(vgetq_lane_s32(acc, 3), vgetq_lane_s32(multiplier, 3)),
+                          result, 3);
+#endif
+  } else if constexpr (R == Rounding::kSingle) {
     return vrshlq_s32(vqdmulhq_s32(acc, multiplier), shift);
   } else {
     const int32x4_t y = vqrdmulhq_s32(acc, multiplier);

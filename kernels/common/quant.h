@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/onnx_requantize.h"
 #include "tinyaot/target.h"
 
 namespace tinyaot {
@@ -22,6 +23,9 @@ namespace tinyaot {
 // 12 bytes: the output step derives the rounding term 2^(s-1) of a right
 // shift s from the shift (requantize_detail::rounding_term, one ROR where a
 // stored term took a load).
+// In rounding mode onnx, `multiplier` holds the bits of the float32
+// multiplier onnxruntime forms (onnx_requantize.h) and `shift` is -1 (so
+// has_fast_rescale holds: the fast variants take every channel).
 struct ChannelQuant {
   int32_t bias;        // int32 bias (0 when the model has none)
   int32_t multiplier;  // Q31 significand of input*filter/output scale
@@ -258,30 +262,44 @@ inline int32_t right_shift(int32_t x, int32_t m, int shift) {
 // compile time: kernels choose the mode once per call (output_step.h), so
 // no element pays a branch on it. One test and branch selects the usual
 // case (right shift, multiplier >= 0: every weighted operator's).
+// In mode onnx: onnxruntime's float32 step (onnx_requantize.h), `shift`
+// unused.
 template <Rounding R>
 inline int32_t requantize(int32_t x, int32_t multiplier, int shift) {
-  if (__builtin_expect((shift & ~multiplier) < 0, 1))
-    return requantize_detail::right_shift<R>(x, multiplier, shift);
-  return requantize_detail::any_case<R>(x, multiplier, shift);
+  if constexpr (R == Rounding::kOnnx) {
+    return requantize_onnx(x, multiplier);
+  } else {
+    if (__builtin_expect((shift & ~multiplier) < 0, 1))
+      return requantize_detail::right_shift<R>(x, multiplier, shift);
+    return requantize_detail::any_case<R>(x, multiplier, shift);
+  }
 }
 
 // A channel with the usual case's rescale (has_fast_rescale).
 template <Rounding R>
 inline int32_t requantize_fast(int32_t x, const ChannelQuant& q) {
+  if constexpr (R == Rounding::kOnnx) {
+    return requantize_onnx(x, q.multiplier);
+  } else {
 #if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-  return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
+    return requantize_detail::right_shift_by_halves<R>(x, q.multiplier, q.shift);
 #else
-  return requantize_detail::right_shift_by_rounding<R>(
-      x, q.multiplier, requantize_detail::rounding_term(q.shift), q.shift);
+    return requantize_detail::right_shift_by_rounding<R>(
+        x, q.multiplier, requantize_detail::rounding_term(q.shift), q.shift);
 #endif
+  }
 }
 
 // Any channel: the usual case's step where it applies, else the general
 // path.
 template <Rounding R>
 inline int32_t requantize(int32_t x, const ChannelQuant& q) {
-  if (__builtin_expect(has_fast_rescale(q), 1)) return requantize_fast<R>(x, q);
-  return requantize_detail::any_case<R>(x, q.multiplier, q.shift);
+  if constexpr (R == Rounding::kOnnx) {
+    return requantize_onnx(x, q.multiplier);
+  } else {
+    if (__builtin_expect(has_fast_rescale(q), 1)) return requantize_fast<R>(x, q);
+    return requantize_detail::any_case<R>(x, q.multiplier, q.shift);
+  }
 }
 
 inline int32_t requantize_double(int32_t x, int32_t multiplier, int shift) {
@@ -295,6 +313,7 @@ inline int32_t requantize_single(int32_t x, int32_t multiplier, int shift) {
 // The same in a mode known only at run time: for code that runs once per
 // value it builds (lookup tables, compile-time constants), not per element.
 inline int32_t requantize(int32_t x, int32_t multiplier, int shift, Rounding rounding) {
+  if (rounding == Rounding::kOnnx) return requantize_onnx(x, multiplier);
   return rounding == Rounding::kSingle ? requantize<Rounding::kSingle>(x, multiplier, shift)
                                        : requantize<Rounding::kDouble>(x, multiplier, shift);
 }

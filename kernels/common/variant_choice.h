@@ -14,6 +14,7 @@
 
 #include "compiler/lower/lowering.h"
 #include "kernels/common/quant.h"
+#include "kernels/onnx_kernels.h"
 
 namespace tinyaot {
 
@@ -29,7 +30,8 @@ struct VariantCandidate {
   uint64_t (*cost)(const Params& params);
 };
 
-// The cheapest candidate whose ISA class the target has, whose case holds
+// The cheapest candidate whose ISA class the target has (and, in rounding
+// mode onnx, that has the mode: kernels/onnx_kernels.h), whose case holds
 // and whose scratch fits the target's cap; among equal costs the one listed
 // first. When no candidate fits the cap, the cap is dropped: the family's
 // reference variant, applicable everywhere, guarantees an answer.
@@ -49,6 +51,7 @@ KernelId choose_variant(const VariantCandidate<Params> (&candidates)[N], const P
     if (descriptor->params_bytes != sizeof(Params))
       throw CompileError(std::string("internal: params size mismatch for ") + descriptor->name);
     if (static_cast<uint8_t>(descriptor->isa) > static_cast<uint8_t>(target.isa)) continue;
+    if (target.rounding == Rounding::kOnnx && !kernel_has_onnx_rounding(descriptor->name)) continue;
     if (candidate.applies != nullptr && !candidate.applies(params)) continue;
     ++applicable;
     const uint32_t scratch = descriptor->scratch_bytes ? descriptor->scratch_bytes(&params) : 0;

@@ -46,7 +46,7 @@ TINYAOT_MODE_LOOP void multiply(const Conv2dParams& p, const WeightedOperands& o
 
 Status run(const KernelArgs& args) {
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     multiply<decltype(mode)::value>(*static_cast<const Conv2dParams*>(args.params), o);
   });
   return Status::kOk;

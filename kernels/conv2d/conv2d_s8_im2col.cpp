@@ -97,7 +97,8 @@ Status run(const KernelArgs& args) {
     return Status::kScratchMismatch;
   const WeightedOperands o = weighted_operands(args);
   auto* const columns = need != 0 ? static_cast<int8_t*>(args.scratch.data) : nullptr;
-  with_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, o, columns); });
+  with_any_rounding(args.rounding,
+                    [&](auto mode) { convolve<decltype(mode)::value>(p, o, columns); });
   return Status::kOk;
 }
 

@@ -101,7 +101,7 @@ TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const WeightedOperands& o
 Status run(const KernelArgs& args) {
   const WeightedOperands o = weighted_operands(args);
   const auto* pad = static_cast<const int8_t*>(args.inputs[3].data);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     convolve<decltype(mode)::value>(*static_cast<const Conv2dParams*>(args.params), o, pad);
   });
   return Status::kOk;

@@ -571,7 +571,7 @@ Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const Conv2dParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
   const Geometry g = geometry(p, args.inputs[0]);
-  with_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, g, o); });
+  with_any_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, g, o); });
   return Status::kOk;
 }
 

@@ -122,7 +122,7 @@ TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const int8_t* in
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     convolve<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;

@@ -202,6 +202,21 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   params.input1_offset = -operands.input1.quant.zero_point();
   params.input2_offset = -operands.input2.quant.zero_point();
   params.output_offset = operands.output.quant.zero_point();
+  params.act_min = op.act_min;
+  params.act_max = op.act_max;
+  if (target.rounding == Rounding::kOnnx) {
+    // The reference's float32 chains (add_sub_s8_ref.cpp) take the scales
+    // themselves, their bits in the multiplier fields (no shifts).
+    params.input1_multiplier = *onnx_multiplier_bits(scale1);
+    params.input2_multiplier = *onnx_multiplier_bits(scale2);
+    params.output_multiplier = *onnx_multiplier_bits(output_scale);
+    LoweredOp lowered =
+        make_lowered(subtract ? KernelId::sub_s8_ref : KernelId::add_s8_ref, params);
+    lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                      LoweredOperand::of_tensor(op.inputs[1])};
+    lowered.outputs = {op.outputs[0]};
+    return lowered;
+  }
   params.left_shift = 20;
   double real1, real2, real_output;
   if (subtract) {
@@ -230,8 +245,6 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   params.input2_shift = q2.shift;
   params.output_multiplier = qo.multiplier;
   params.output_shift = qo.shift;
-  params.act_min = op.act_min;
-  params.act_max = op.act_max;
 
   const KernelId kernel = subtract ? choose_variant(kSubVariants, params, target)
                                    : choose_variant(kAddVariants, params, target);

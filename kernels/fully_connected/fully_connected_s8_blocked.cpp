@@ -83,7 +83,7 @@ struct OffsetBinaryDot {
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     multiply_blocked<OffsetBinaryDot, decltype(mode)::value>(p, o.input, o.filter, o.quant,
                                                              o.output);
   });

@@ -132,7 +132,7 @@ struct DspDot {
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     multiply_blocked<DspDot, decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;

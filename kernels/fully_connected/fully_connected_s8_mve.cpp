@@ -43,7 +43,7 @@ TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const WeightedOpe
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) { multiply<decltype(mode)::value>(p, o); });
+  with_any_rounding(args.rounding, [&](auto mode) { multiply<decltype(mode)::value>(p, o); });
   return Status::kOk;
 }
 

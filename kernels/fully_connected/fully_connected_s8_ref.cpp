@@ -27,7 +27,7 @@ TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const int8_t* inp
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const FullyConnectedParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     multiply<decltype(mode)::value>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kernels/common/lower_helpers.h"
+#include "kernels/lowerings.h"
 #include "kernels/mean/mean.h"
 
 namespace tinyaot {
@@ -32,13 +33,7 @@ QuantizedMultiplier fold_count(QuantizedMultiplier q, int64_t count) {
 
 LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
-  const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
   const int32_t rank = static_cast<int32_t>(input.shape.size());
-  require(rank >= 1 && rank <= 5, op, "input rank must be 1 to 5");
-  for (int32_t d : input.shape) require(d >= 1, op, "input dimensions must be positive");
-
   std::vector<bool> reduced(static_cast<size_t>(rank), false);
   for (int32_t axis : constant_i32(input_tensor(graph, op, 1), op)) {
     const int32_t resolved = axis < 0 ? axis + rank : axis;
@@ -46,6 +41,18 @@ LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& targ
             "axis " + std::to_string(axis) + " is outside the input's rank");
     reduced[static_cast<size_t>(resolved)] = true;
   }
+  return lower_mean_over(graph, op, target, reduced);
+}
+
+LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target& target,
+                          const std::vector<bool>& reduced) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
+          "only int8 input and output are supported");
+  const int32_t rank = static_cast<int32_t>(input.shape.size());
+  require(rank >= 1 && rank <= 5, op, "input rank must be 1 to 5");
+  for (int32_t d : input.shape) require(d >= 1, op, "input dimensions must be positive");
 
   // Merge runs of reduced / kept dimensions and drop 1s: neither changes
   // which cells an output averages nor the output layout.
@@ -77,15 +84,25 @@ LoweredOp lower_mean(const Graph& graph, const Operation& op, const Target& targ
   // quantization (the multiplier is then 2^30 with shift 1 before folding).
   require(input.quant.scale() > 0 && output.quant.scale() > 0, op,
           "input and output scales must be positive");
-  const double real =
-      static_cast<double>(input.quant.scale()) / static_cast<double>(output.quant.scale());
-  const QuantizedMultiplier q = fold_count(quantize_multiplier(real, target.rounding), count);
-  require(q.shift >= -31 && q.shift <= 30, op,
-          "input/output scale ratio is out of the requantizable range");
   params.input_zero_point = input.quant.zero_point();
   params.output_zero_point = output.quant.zero_point();
-  params.multiplier = q.multiplier;
-  params.shift = q.shift;
+  if (target.rounding == Rounding::kOnnx) {
+    // QLinearGlobalAveragePool: the integer sum minus zero point x count,
+    // times onnxruntime's float32 multiplier (onnx_requantize.h).
+    const std::optional<int32_t> bits = onnx_multiplier_bits(
+        onnx_average_multiplier(input.quant.scale(), output.quant.scale(), count));
+    require(bits.has_value(), op, "input/output scale ratio is not a finite float32");
+    params.multiplier = *bits;
+    params.shift = -1;
+  } else {
+    const double real =
+        static_cast<double>(input.quant.scale()) / static_cast<double>(output.quant.scale());
+    const QuantizedMultiplier q = fold_count(quantize_multiplier(real, target.rounding), count);
+    require(q.shift >= -31 && q.shift <= 30, op,
+            "input/output scale ratio is out of the requantizable range");
+    params.multiplier = q.multiplier;
+    params.shift = q.shift;
+  }
 
   LoweredOp lowered = make_lowered(KernelId::mean_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};

@@ -99,8 +99,8 @@ Status run(const KernelArgs& args) {
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   const Split s = split_dims(p);
   const int32_t outputs = static_cast<int32_t>(args.outputs[0].bytes);
-  with_rounding(args.rounding,
-                [&](auto mode) { mean<decltype(mode)>(p, s, input, output, outputs); });
+  with_any_rounding(args.rounding,
+                    [&](auto mode) { mean<decltype(mode)>(p, s, input, output, outputs); });
   return Status::kOk;
 }
 

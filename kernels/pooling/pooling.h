@@ -26,6 +26,15 @@ struct Pool2dParams {
   int32_t act_min, act_max;
 };
 
+// AVERAGE_POOL_2D in rounding mode onnx (avg_pool2d_s8_onnx.cpp): the
+// window, and the quantization input and output share, the scale as its
+// float32 bits.
+struct AvgPool2dOnnxParams {
+  Pool2dParams pool;
+  int32_t scale_bits;
+  int32_t zero_point;
+};
+
 // Every pooling variant's operands and params, part of its signature.
 #define TINYAOT_POOL2D_SIGNATURE                                                                  \
   "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; " \
@@ -42,6 +51,8 @@ extern const KernelDescriptor kernel_avg_pool2d_s8_sum32;
 extern const KernelDescriptor kernel_max_pool2d_s8_words;
 // MVE, 16 channels a vector (pool2d_s8_mve.cpp).
 extern const KernelDescriptor kernel_avg_pool2d_s8_mve;  // windows of at most 256 cells
+// onnxruntime's QLinearAveragePool (avg_pool2d_s8_onnx.cpp).
+extern const KernelDescriptor kernel_avg_pool2d_s8_onnx;
 extern const KernelDescriptor kernel_max_pool2d_s8_mve;
 
 }  // namespace tinyaot

@@ -6,6 +6,7 @@
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/padding.h"
 #include "kernels/common/variant_choice.h"
+#include "kernels/lowerings.h"
 #include "kernels/pooling/pool_cases.h"
 #include "kernels/pooling/pooling.h"
 
@@ -113,6 +114,25 @@ LoweredOp lower_pool(const Graph& graph, const Operation& op, const Target& targ
 }  // namespace
 
 LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Target& target) {
+  if (target.rounding == Rounding::kOnnx) {
+    // One window over the whole plane, no padding: ONNX's GlobalAveragePool
+    // (its AveragePool always has explicit pads), which onnxruntime runs as
+    // QLinearGlobalAveragePool: MEAN's arithmetic in mode onnx. Any other:
+    // QLinearAveragePool's float32 chain.
+    const Pool2dParams pool = pool_params(graph, op);
+    if (!op.attrs.explicit_padding && pool.filter_h == pool.input_h &&
+        pool.filter_w == pool.input_w && pool.output_h == 1 && pool.output_w == 1)
+      return lower_mean_over(graph, op, target, {false, true, true, false});
+    const Tensor& input = input_tensor(graph, op, 0);
+    const std::optional<int32_t> scale_bits = onnx_multiplier_bits(input.quant.scale());
+    require(scale_bits.has_value() && input.quant.scale() > 0.0f, op,
+            "the input scale must be a positive float32");
+    AvgPool2dOnnxParams params{pool, *scale_bits, input.quant.zero_point()};
+    LoweredOp lowered = make_lowered(KernelId::avg_pool2d_s8_onnx, params);
+    lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+    lowered.outputs = {op.outputs[0]};
+    return lowered;
+  }
   return lower_pool(graph, op, target, kAveragePoolVariants);
 }
 

@@ -1,5 +1,8 @@
 // Reference float32 -> int8 QUANTIZE: TFLite Micro's AffineQuantize,
-// round(x / scale) with the division in float and ties away from zero.
+// round(x / scale) with the division in float and ties away from zero; in
+// rounding mode onnx onnxruntime's QuantizeLinear (MlasQuantizeLinear), the
+// same float32 division rounded half to even. Both saturate to int8.
+#include "kernels/common/output_step.h"
 #include "kernels/quantize/quantize_common.h"
 #include "tinyaot/load_time.h"
 
@@ -17,13 +20,16 @@ inline float round_half_away_from_zero(float x) {
   return truncated;
 }
 
+template <Rounding R>
 inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
-  float steps = round_half_away_from_zero(x / scale);
-  // Saturate before converting, as Arm's float-to-int conversion does (NaN
-  // becomes 0); any value past this bound clamps to the same int8 anyway.
+  float steps = x / scale;
+  // Saturate before rounding and converting, as Arm's float-to-int
+  // conversion does (NaN becomes 0); any value past this bound clamps to
+  // the same int8 anyway, and rounding commutes with a clamp to integers.
   if (steps != steps) steps = 0.0f;
   if (steps > 1024.0f) steps = 1024.0f;
   if (steps < -1024.0f) steps = -1024.0f;
+  steps = R == Rounding::kOnnx ? round_half_to_even(steps) : round_half_away_from_zero(steps);
   const int32_t value = static_cast<int32_t>(steps) + zero_point;
   return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
 }
@@ -40,7 +46,10 @@ Status run(const KernelArgs& args) {
   const auto* input = static_cast<const float*>(args.inputs[0].data);
   // Word-aligned: the descriptor says so and the loader checks it.
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  for (int32_t i = 0; i < p.size; ++i) output[i] = quantize_one(input[i], p.scale, p.zero_point);
+  with_any_rounding(args.rounding, [&](auto mode) {
+    for (int32_t i = 0; i < p.size; ++i)
+      output[i] = quantize_one<decltype(mode)::value>(input[i], p.scale, p.zero_point);
+  });
   return Status::kOk;
 }
 

@@ -217,7 +217,7 @@ Status run(const KernelArgs& args) {
   const auto* weights = static_cast<const int8_t*>(args.inputs[1].data);
   const auto* quant = static_cast<const ChannelQuant*>(args.inputs[2].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     gather<decltype(mode)::value>(p, g, input, weights, quant, output);
   });
   return Status::kOk;

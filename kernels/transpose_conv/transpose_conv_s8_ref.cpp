@@ -79,7 +79,7 @@ Status run(const KernelArgs& args) {
     }
   }
 
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     for (int32_t i = 0; i < total; ++i)
       output[i] = output_step<decltype(mode)::value>(acc[i], quant[i % p.output_depth], p);
   });

@@ -12,9 +12,11 @@
 // multipliers), random data (now and then at the extremes that make the
 // int32 accumulators wrap), per-channel quantization with multipliers
 // from the smallest to the largest significand and shifts over their whole
-// legal range, both rounding modes. Each run has its scratch, and its
-// output, between guard bytes checked after the call, its output prefilled
-// with a pattern the reference's is not, and its inputs checked unchanged.
+// legal range, every rounding mode (onnx for the weighted variants that
+// have it, with float32 multipliers near the same reals). Each run has its
+// scratch, and its output, between guard bytes checked after the call, its
+// output prefilled with a pattern the reference's is not, and its inputs
+// checked unchanged.
 // Operands lie at every base the loader accepts (placement.h), and the
 // variants that declare an input safe in place run with their output
 // written over it, as the planner lays such an operation out.
@@ -29,6 +31,7 @@
 #include "kernels/batch_matmul/batch_matmul.h"
 #include "kernels/batch_matmul/batch_matmul_terms.h"
 #include "kernels/common/kernel_sums.h"
+#include "kernels/common/onnx_requantize.h"
 #include "kernels/common/quant.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
@@ -38,6 +41,7 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "kernels/onnx_kernels.h"
 #include "kernels/pooling/pooling.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/softmax/softmax_table.h"
@@ -52,7 +56,7 @@ namespace tinyaot::sweep {
 
 // What a sweep runs unless told otherwise (firmware and host tests alike).
 constexpr uint64_t kDefaultSeed = 1;
-constexpr uint32_t kDefaultCases = 1000;  // per variant, each in both rounding modes
+constexpr uint32_t kDefaultCases = 1000;  // per variant, each in every rounding mode it has
 
 // Capacities of the static buffers; the shapes drawn stay below them. The
 // input and the scratch hold the limit cases' 64 KB operands
@@ -1222,13 +1226,45 @@ inline const char* draw_case(const KernelDescriptor& variant, uint64_t seed, uin
   return "no drawn shape passes the variant's validate";
 }
 
-// Runs the reference and `variant` on the case in the workspace in both
-// rounding modes and compares; the first problem goes to `out`.
+// The weighted families, whose per-channel constants are ChannelQuant: in
+// rounding mode onnx their multiplier is a float32's bits.
+inline bool has_channel_quant(Family family) {
+  return family == Family::kConv2d || family == Family::kDepthwiseConv2d ||
+         family == Family::kFullyConnected || family == Family::kTransposeConv;
+}
+
+// The case's constants as mode onnx takes them: the float32 nearest the
+// real multiplier, multiplier * 2^(shift - 31), drawn as for the other
+// modes (onnx_requantize.h), with shift -1.
+inline void make_onnx_quant(ChannelQuant* quant, uint32_t channels) {
+  for (uint32_t o = 0; o < channels; ++o) {
+    const float significand = static_cast<float>(quant[o].multiplier) * (1.0f / 2147483648.0f);
+    const uint32_t power_bits = static_cast<uint32_t>(quant[o].shift + 127) << 23;
+    const float real = significand * float_of_bits(power_bits);
+    uint32_t bits;
+    memcpy(&bits, &real, sizeof bits);
+    quant[o].multiplier = static_cast<int32_t>(bits);
+    quant[o].shift = -1;
+  }
+}
+
+// Runs the reference and `variant` on the case in the workspace in each
+// rounding mode both have (tflm and single; onnx too for the weighted
+// families' variants that have it, kernels/onnx_kernels.h, last: it
+// rewrites the case's constants) and compares; the first problem goes to
+// `out`.
 inline void compare_with_reference(const KernelDescriptor& variant, const Case& c, Workspace& ws,
                                    CaseOutcome* out) {
   const KernelDescriptor& reference = *family_reference(c.family);
-  const Rounding roundings[] = {Rounding::kDouble, Rounding::kSingle};
+  const bool onnx = has_channel_quant(c.family) && kernel_has_onnx_rounding(variant.name) &&
+                    kernel_has_onnx_rounding(reference.name);
+  const Rounding roundings[] = {Rounding::kDouble, Rounding::kSingle, Rounding::kOnnx};
   for (Rounding rounding : roundings) {
+    if (rounding == Rounding::kOnnx) {
+      if (!onnx) continue;
+      make_onnx_quant(placed_quant(ws.quant, c), c.channels);
+      make_onnx_quant(placed_quant(ws.variant_quant, c), c.channels);
+    }
     ++out->runs;
     out->detail.clear();
     out->detail.text(" rounding ").text(rounding_name(rounding));

@@ -14,6 +14,7 @@
 #define TINYAOT_DIFFERS_FORMAT "program format version %u, runtime reads version %u"
 #define TINYAOT_DIFFERS_ISA "program planned for %s (ISA class %s), runtime built for %s"
 #define TINYAOT_DIFFERS_ROUNDING "program uses rounding mode %s, runtime accepts %s"
+#define TINYAOT_DIFFERS_NO_ONNX "variant has no rounding mode onnx (kernels/onnx_kernels.h)"
 
 #define TINYAOT_DIFFERS_MISSING "variant missing from the runtime"
 #define TINYAOT_DIFFERS_KERNEL_ID "program calls kernel id %u, runtime has the variant at id %u"

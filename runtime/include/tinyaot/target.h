@@ -35,9 +35,15 @@ const char* isa_name(IsaClass isa);
 
 // Rounding of the int32 -> int8 rescale; recorded in every program.
 // kDouble is TFLite Micro's and CMSIS-NN's default (saturating doubling
-// high multiply, then a rounding shift); kSingle is TFLITE_SINGLE_ROUNDING.
-enum class Rounding : uint8_t { kDouble = 0, kSingle = 1 };
+// high multiply, then a rounding shift); kSingle is TFLITE_SINGLE_ROUNDING;
+// kOnnx is onnxruntime's (a float32 multiplier, float32 multiply, round half
+// to even: MlasRequantizeOutput), defined only for the operators whose
+// kernels have it (kernels/common/onnx_rounding.h).
+enum class Rounding : uint8_t { kDouble = 0, kSingle = 1, kOnnx = 2 };
 
-const char* rounding_name(Rounding rounding);  // "tflm" or "single"
+constexpr Rounding kEveryRounding[] = {Rounding::kDouble, Rounding::kSingle, Rounding::kOnnx};
+constexpr Rounding kLastRounding = Rounding::kOnnx;
+
+const char* rounding_name(Rounding rounding);  // "tflm", "single" or "onnx"
 
 }  // namespace tinyaot

@@ -438,8 +438,7 @@ void visit_pad(Importer& im, const Node& node) {
   if (mode != "constant")
     fail(node, "mode '" + mode + "' is not supported (tinyaot pads with a constant)");
   const Moving in = moving_input(im, node, 0);
-  const Value x = plain(im, node, in.activation);
-  const size_t rank = x.shape.size();
+  const size_t rank = in.activation.shape.size();
   std::vector<int64_t> pads =
       node.opset >= 11 ? im.constant_input(node, 1, "pads").integers() : node.attr_ints("pads");
   if (node.opset >= 18 && node.has_input(3)) {
@@ -455,6 +454,12 @@ void visit_pad(Importer& im, const Node& node) {
   }
   if (pads.size() != 2 * rank)
     fail(node, "pads must have " + std::to_string(2 * rank) + " entries");
+  // PyTorch writes a Pad of zeros before an AvgPool2d: nothing to copy.
+  if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) {
+    define_moved(im, node, in, in.activation);
+    return;
+  }
+  const Value x = plain(im, node, in.activation);
   // The fill value in the int8 domain.
   const QuantParams quant = tensor_quant(im, x.tensor);
   int64_t fill = quant.zero_point();

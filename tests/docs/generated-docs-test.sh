@@ -8,7 +8,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Script and the marker name of its section.
-sections=("qemu qemu-bench" "memory memory-bench" "size size-bench" "per-op per-op-bench" "qemu-clang qemu-clang")
+sections=("qemu qemu-bench" "memory memory-bench" "size size-bench" "per-op per-op-bench" "qemu-clang qemu-clang" "onnx-twins onnx-twins")
 status=0
 for entry in "${sections[@]}"; do
   read -r script marker <<<"$entry"

@@ -642,12 +642,12 @@ TEST(OnnxImport, EveryQLinearOperatorLowersToItsKernels) {
 }
 
 // A QOperator graph whose integer input is moved (Flatten, Reshape,
-// Transpose...) before any QLinear operator reads it: the input's
-// quantization is the first reader's. Disabled: the importer takes a graph
-// input's quantization from its first reader only when that reader reads
-// the input itself, so the moved tensor has none and the QGemm is refused
-// ("reads 'flat' with scale 0.1 ... but it was quantized with 0 and 0").
-TEST(OnnxImport, DISABLED_AMovementBeforeTheFirstQLinearReaderTakesItsQuantization) {
+// Transpose...) before any QLinear operator reads it. The importer takes a
+// graph input's quantization from its first reader only when that reader
+// reads the input itself, so it cannot know this one's: the QGemm is
+// refused by name (a limitation, docs/pytorch.md; real models' inputs are
+// float32 and quantized first), never run with a guessed quantization.
+TEST(OnnxImport, AMovementBeforeTheFirstQLinearReaderIsRefusedByName) {
   OnnxBuilder o;
   o.use_microsoft_domain();
   o.add_input("x", kUint8, {1, 4, 6, 6});
@@ -662,8 +662,14 @@ TEST(OnnxImport, DISABLED_AMovementBeforeTheFirstQLinearReaderTakesItsQuantizati
       o.add_node("QGemm", {"flat", s, z, "w", ws, wz, "", ys, yz}, {"y"}, "com.microsoft");
   OnnxBuilder::set_int(n, "transB", 1);
   o.add_output("y", kUint8, {1, 3});
-  const Compilation c = compile(o.finish());
-  EXPECT_EQ(op_names(c), (std::vector<std::string>{"FULLY_CONNECTED"}));
+  try {
+    compile(o.finish());
+    ADD_FAILURE() << "compiled a QGemm whose input's quantization is unknown";
+  } catch (const CompileError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("QGemm"), std::string::npos) << what;
+    EXPECT_NE(what.find("'flat'"), std::string::npos) << what;
+  }
 }
 
 // Movement operators on known bytes: the output is the input's bytes,

@@ -44,6 +44,18 @@ EXPECTED_REFUSALS = {
     ("Transpose", "qop", None): ("graph output 'y': is a graph input passed through unread",),
 }
 
+# operator -> the words of its refusal in rounding mode onnx: the operators whose
+# onnxruntime arithmetic the mode does not reproduce yet (kernels/onnx_kernels.h) are
+# refused by name rather than run in TFLite's arithmetic.
+ONNX_MODE_REFUSALS = {op: (kind, "rounding mode onnx has no definition of " + kind)
+                      for op, kind in (("Mul", "MUL"), ("Softmax", "SOFTMAX"))}
+
+# (operator, activation type) -> (bound in steps, why), in rounding mode onnx: QLinearAdd
+# adds the output zero point in float32 before rounding, and for a uint8 model that zero
+# point is 128 more than the int8 one tinyaot's kernel adds; the IR does not record the
+# model's type yet, so an exact tie may round the other way.
+UINT8_CHAIN_GAPS = {("Add", "uint8"): (1, "QLinearAdd's float32 zero point is the uint8 one (+128)")}
+
 # operator -> (bound in steps, why): where tinyaot's lowering rounds twice, the one-step
 # bound cannot hold yet. None: printed, not asserted.
 KNOWN_GAPS = {
@@ -147,6 +159,8 @@ def main():
         if refusal is not None:
             row["refused"] += 1
             words = EXPECTED_REFUSALS.get((case.op, case.form, case.weights))
+            if words is None and args.rounding == "onnx":
+                words = ONNX_MODE_REFUSALS.get(case.op)
             if words is None or not all(w in refusal for w in words):
                 failures.append(f"{case.name}: refused: {refusal} ({where})")
             continue
@@ -166,6 +180,8 @@ def main():
         limit = 0 if args.rounding == "onnx" and claimed_exact else 1
         if case.op in KNOWN_GAPS:
             limit = KNOWN_GAPS[case.op][0]
+        elif args.rounding == "onnx" and (case.op, case.dtype) in UINT8_CHAIN_GAPS:
+            limit = UINT8_CHAIN_GAPS[(case.op, case.dtype)][0]
         if limit is not None and apart.max() > limit:
             failures.append(f"{case.name}: {int((apart > limit).sum())} of {apart.size} elements more than "
                             f"{limit} step(s) from onnxruntime, worst {int(apart.max())} ({where})")
@@ -181,6 +197,9 @@ def main():
         totals.update({k: row[k] for k in ("cases", "elements", "exact", "refused")})
     print(f"{'all':26} {totals['cases']:5d} {totals['refused']:7d} {totals['elements']:8d} "
           f"{100.0 * totals['exact'] / max(totals['elements'], 1):7.2f}%")
+    if args.rounding == "onnx":
+        for (op, dtype), (bound, why) in UINT8_CHAIN_GAPS.items():
+            print(f"known gap, {op} {dtype}: held to {bound} step: {why}")
     for op, (bound, why) in KNOWN_GAPS.items():
         print(f"known gap, {op}: {'not asserted' if bound is None else f'held to {bound} steps'}: {why}")
     for failure in failures:

@@ -10,8 +10,6 @@
 // - batch_matmul_s8_mve (its step has the mode, output_step_mve.h, but no
 //   sweep proves it in mode onnx yet) and the MVE elementwise, pooling and
 //   softmax variants (TFLite's arithmetic);
-// - depthwise_conv2d_s8_dsp and _dsp_3x3: their pixel loops are assembly
-//   with TFLite's step inside (depthwise_dsp_pixels.S);
 // - add_s8_flat, sub_s8_flat: TFLite's fixed-point loops (the references
 //   have onnxruntime's float32 chains);
 // - the other average pooling variants: TFLite's integer average (mode
@@ -34,6 +32,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "depthwise_conv2d_s8_ref",
     "depthwise_conv2d_s8_3x3",
     "depthwise_conv2d_s8_scalar",
+    "depthwise_conv2d_s8_dsp",
+    "depthwise_conv2d_s8_dsp_3x3",
     "fully_connected_s8_ref",
     "fully_connected_s8_blocked",
     "fully_connected_s8_dsp",

@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/common/fpu.h"
+
 namespace tinyaot {
 
 constexpr int32_t kOnnxStepMin = -1024;
@@ -134,7 +136,7 @@ inline int32_t scale_and_round_emulated(int32_t x, uint32_t m_bits) {
   return clamp_step(x < 0 ? -rounded : rounded);
 }
 
-#if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
+#if defined(TINYAOT_FPU_F32)
 // VCVTR rounds in the FPSCR's mode, round to nearest even out of reset
 // (the runtime never changes it), and saturates to int32.
 inline int32_t scale_and_round(int32_t x, uint32_t m_bits) {

@@ -10,8 +10,6 @@
 // - batch_matmul_s8_mve (its step has the mode, output_step_mve.h, but no
 //   sweep proves it in mode onnx yet) and the MVE elementwise, pooling and
 //   softmax variants (TFLite's arithmetic);
-// - add_s8_flat, sub_s8_flat: TFLite's fixed-point loops (the references
-//   have onnxruntime's float32 chains);
 // - the other average pooling variants: TFLite's integer average (mode
 //   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
 // - mul, softmax, maximum, minimum: onnxruntime computes them as float32
@@ -49,6 +47,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "avg_pool2d_s8_onnx",
     "add_s8_ref",
     "sub_s8_ref",
+    "add_s8_flat",
+    "sub_s8_flat",
     "quantize_f32_s8_ref",
     "dequantize_s8_f32_ref",
     "copy_s8",

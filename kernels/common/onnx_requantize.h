@@ -48,11 +48,41 @@ inline float round_half_to_even(float x) {
 
 inline float clamp_float(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
+// x, a product, as the float32 value rounded on its own: the empty asm
+// ends the expression there. GCC compiles C++ with -ffp-contract=fast by
+// default and would fuse a product into the sum or difference that takes
+// it (VFMA on an FPU core: one rounding where onnxruntime's float32 chains
+// round twice). "t" and "x" keep x in its FPU or SSE register: no
+// instruction; elsewhere (soft-float) nothing contracts.
+inline float rounded_product(float x) {
+#if defined(__GNUC__) && defined(__arm__) && defined(__ARM_FP)
+  __asm__("" : "+t"(x));
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __asm__("" : "+x"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(x));
+#endif
+  return x;
+}
+
 inline float float_of_bits(uint32_t bits) {
   float value;
   memcpy(&value, &bits, sizeof value);
   return value;
 }
+
+#if defined(TINYAOT_FPU_F32)
+// x rounded to an integer half to even, saturated to int32, by one VCVTR:
+// it rounds in the FPSCR's mode, round to nearest even out of reset (the
+// runtime never changes it).
+inline int32_t round_to_int32(float x) {
+  float converted;
+  __asm__("vcvtr.s32.f32 %0, %1" : "=t"(converted) : "t"(x));
+  int32_t rounded;
+  memcpy(&rounded, &converted, sizeof rounded);
+  return rounded;
+}
+#endif
 
 namespace onnx_requantize_detail {
 
@@ -137,15 +167,8 @@ inline int32_t scale_and_round_emulated(int32_t x, uint32_t m_bits) {
 }
 
 #if defined(TINYAOT_FPU_F32)
-// VCVTR rounds in the FPSCR's mode, round to nearest even out of reset
-// (the runtime never changes it), and saturates to int32.
 inline int32_t scale_and_round(int32_t x, uint32_t m_bits) {
-  const float product = static_cast<float>(x) * float_of_bits(m_bits);
-  float converted;
-  __asm__("vcvtr.s32.f32 %0, %1" : "=t"(converted) : "t"(product));
-  int32_t rounded;
-  memcpy(&rounded, &converted, sizeof rounded);
-  return clamp_step(rounded);
+  return clamp_step(round_to_int32(static_cast<float>(x) * float_of_bits(m_bits)));
 }
 #elif defined(__arm__)
 inline int32_t scale_and_round(int32_t x, uint32_t m_bits) {

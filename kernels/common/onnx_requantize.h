@@ -207,8 +207,15 @@ inline int32_t scale_and_round_integer(int32_t x, uint32_t m_bits) {
 }
 
 #if defined(TINYAOT_FPU_F32)
+// [kOnnxStepMin, kOnnxStepMax] is the 11-bit signed range: one SSAT (every
+// core with an FPU has it) where clamp_step takes two compares and moves.
+static_assert(kOnnxStepMin == -(1 << 10) && kOnnxStepMax == (1 << 10) - 1, "SSAT #11");
+
 inline int32_t scale_and_round(int32_t x, uint32_t m_bits) {
-  return clamp_step(round_to_int32(static_cast<float>(x) * float_of_bits(m_bits)));
+  const int32_t rounded = round_to_int32(static_cast<float>(x) * float_of_bits(m_bits));
+  int32_t clamped;
+  __asm__("ssat %0, #11, %1" : "=r"(clamped) : "r"(rounded));
+  return clamped;
 }
 #elif defined(__arm__)
 inline int32_t scale_and_round(int32_t x, uint32_t m_bits) {

@@ -1273,6 +1273,14 @@ inline void make_onnx_add_sub(AddSubParams* p) {
   p->left_shift = p->input1_shift = p->input2_shift = p->output_shift = 0;
 }
 
+// Whether `variant`'s sweep runs mode onnx too: the weighted families and
+// ADD and SUB, when the variant and its reference both have the mode.
+inline bool sweeps_onnx(const KernelDescriptor& variant, Family family) {
+  return (has_channel_quant(family) || is_add_sub(family)) &&
+         kernel_has_onnx_rounding(variant.name) &&
+         kernel_has_onnx_rounding(family_reference(family)->name);
+}
+
 // Runs the reference and `variant` on the case in the workspace in each
 // rounding mode both have (tflm and single; onnx too for the weighted
 // families' and ADD and SUB's variants that have it,
@@ -1281,9 +1289,7 @@ inline void make_onnx_add_sub(AddSubParams* p) {
 inline void compare_with_reference(const KernelDescriptor& variant, const Case& drawn,
                                    Workspace& ws, CaseOutcome* out) {
   const KernelDescriptor& reference = *family_reference(drawn.family);
-  const bool onnx = (has_channel_quant(drawn.family) || is_add_sub(drawn.family)) &&
-                    kernel_has_onnx_rounding(variant.name) &&
-                    kernel_has_onnx_rounding(reference.name);
+  const bool onnx = sweeps_onnx(variant, drawn.family);
   Case onnx_case;  // ADD and SUB in mode onnx: the case with onnx parameters
   const Case* run = &drawn;
   const Rounding roundings[] = {Rounding::kDouble, Rounding::kSingle, Rounding::kOnnx};

@@ -10,10 +10,6 @@
 // - batch_matmul_s8_mve (its step has the mode, output_step_mve.h, but no
 //   sweep proves it in mode onnx yet) and the MVE elementwise, pooling and
 //   softmax variants (TFLite's arithmetic);
-// - depthwise_conv2d_s8_dsp and _dsp_3x3: their pixel loops are assembly
-//   with TFLite's step inside (depthwise_dsp_pixels.S);
-// - add_s8_flat, sub_s8_flat: TFLite's fixed-point loops (the references
-//   have onnxruntime's float32 chains);
 // - the other average pooling variants: TFLite's integer average (mode
 //   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
 // - mul, softmax, maximum, minimum: onnxruntime computes them as float32
@@ -34,6 +30,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "depthwise_conv2d_s8_ref",
     "depthwise_conv2d_s8_3x3",
     "depthwise_conv2d_s8_scalar",
+    "depthwise_conv2d_s8_dsp",
+    "depthwise_conv2d_s8_dsp_3x3",
     "fully_connected_s8_ref",
     "fully_connected_s8_blocked",
     "fully_connected_s8_dsp",
@@ -49,6 +47,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "avg_pool2d_s8_onnx",
     "add_s8_ref",
     "sub_s8_ref",
+    "add_s8_flat",
+    "sub_s8_flat",
     "quantize_f32_s8_ref",
     "dequantize_s8_f32_ref",
     "copy_s8",

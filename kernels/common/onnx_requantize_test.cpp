@@ -1,5 +1,6 @@
 // The onnx step (onnx_requantize.h): the integer emulation that cores
-// without an FPU run, and the host's float path, against the host's IEEE
+// without an FPU run (its fast path and the full emulation it falls back
+// to), and the host's float path, against the host's IEEE
 // float32 multiply and std::nearbyint (round half to even), which is
 // onnxruntime's MlasRequantizeOutput on these values. Tens of millions of
 // cases: random accumulators and multipliers over every magnitude, and the
@@ -44,12 +45,13 @@ void check(int32_t acc, float m, Counts& counts) {
   ++counts.cases;
   const int32_t want = reference_step(acc, m);
   const int32_t emulated = onnx_requantize_detail::scale_and_round_emulated(acc, bits_of(m));
+  const int32_t integer = onnx_requantize_detail::scale_and_round_integer(acc, bits_of(m));
   const int32_t host = requantize_onnx(acc, static_cast<int32_t>(bits_of(m)));
-  if (emulated != want || host != want) {
+  if (emulated != want || integer != want || host != want) {
     if (++counts.mismatches <= 10)
       ADD_FAILURE() << "acc " << acc << " m " << m << " (bits 0x" << std::hex << bits_of(m)
                     << std::dec << "): float32 " << want << ", emulated " << emulated
-                    << ", host step " << host;
+                    << ", integer " << integer << ", host step " << host;
   }
 }
 
@@ -75,8 +77,7 @@ TEST(OnnxRequantize, HandPicked) {
   EXPECT_EQ(onnx_requantize_detail::scale_and_round_emulated(-5, bits_of(0.5f)), -2);
   // 2^24 + 1 becomes 2^24 as a float32 (ties to even): times 2^-25 is
   // exactly 0.5 -> 0, where the exact product would round to 1.
-  EXPECT_EQ(onnx_requantize_detail::scale_and_round_emulated((1 << 24) + 1, bits_of(0x1p-25f)),
-            0);
+  EXPECT_EQ(onnx_requantize_detail::scale_and_round_emulated((1 << 24) + 1, bits_of(0x1p-25f)), 0);
   // Saturation, and the step inside output_step in mode onnx.
   EXPECT_EQ(requantize_onnx(INT32_MAX, static_cast<int32_t>(bits_of(1.0f))), kOnnxStepMax);
   EXPECT_EQ(requantize_onnx(INT32_MIN, static_cast<int32_t>(bits_of(1.0f))), kOnnxStepMin);
@@ -84,9 +85,9 @@ TEST(OnnxRequantize, HandPicked) {
   // (6 + 4) * 0.25 = 2.5 -> 2, + 3 = 5, within [-128, 127].
   EXPECT_EQ((output_step<Rounding::kOnnx>(6u, q, OutputRange{3, -128, 127})), 5);
   // (-1000 + 4) * 0.25 = -249 -> clamped: -249 + 3 below -128.
-  EXPECT_EQ((output_step<Rounding::kOnnx>(static_cast<uint32_t>(-1000), q,
-                                           OutputRange{3, -128, 127})),
-            -128);
+  EXPECT_EQ(
+      (output_step<Rounding::kOnnx>(static_cast<uint32_t>(-1000), q, OutputRange{3, -128, 127})),
+      -128);
 }
 
 TEST(OnnxRequantize, EmulationEqualsFloat32OnRandomCases) {
@@ -102,8 +103,8 @@ TEST(OnnxRequantize, EmulationEqualsFloat32OnRandomCases) {
     if (any32(rng) & 1) acc = -acc;
     const int target = static_cast<int>(any32(rng) % 15) - 2;
     const int exponent = target - bits;
-    const float m = std::ldexp(1.0f + static_cast<float>(any32(rng) & 0x7fffff) * 0x1p-23f,
-                               exponent);
+    const float m =
+        std::ldexp(1.0f + static_cast<float>(any32(rng) & 0x7fffff) * 0x1p-23f, exponent);
     check(acc, m, counts);
   }
   // Any finite non-negative multiplier bits at all (subnormal to huge).
@@ -151,9 +152,9 @@ TEST(OnnxRequantize, EmulationEqualsFloat32OnAdversarialCases) {
     }
   }
   for (const int32_t acc : {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1, -1, 1, 0}) {
-    for (const float m : {0.0f, std::numeric_limits<float>::denorm_min(),
-                          std::numeric_limits<float>::min(), 0x1p-31f, 0x1p-30f, 0.5f, 1.0f,
-                          std::numeric_limits<float>::max()})
+    for (const float m :
+         {0.0f, std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
+          0x1p-31f, 0x1p-30f, 0.5f, 1.0f, std::numeric_limits<float>::max()})
       check_neighbours(acc, m, 8, counts);
   }
   EXPECT_EQ(counts.mismatches, 0u) << "of " << counts.cases << " cases";

@@ -22,7 +22,8 @@
 // filter with multiplier 1 whose windows are 2 or 3 taps along each axis
 // reaches (its case, depthwise_conv2d_cases.h), its pixel loops in
 // assembly (depthwise_dsp_pixels.S: a column of a block per call, windows
-// and output steps). Each is its own run function, so an exported library that holds only the
+// and output steps; in mode onnx without an FPU, the C++ loops of the
+// first). Each is its own run function, so an exported library that holds only the
 // second links neither the general loops nor the multiplier paths.
 #include "kernels/common/dsp_words.h"
 #include "kernels/common/output_step.h"
@@ -478,8 +479,7 @@ __attribute__((noinline)) void each_block_column(const DepthwiseConv2dParams& p,
   run.bias[3] = blk.bias.a3;
   run.col_step = walk.col_step;
   run.offset2 = walk.offset;
-  for (int32_t j = 0; j < kDepthwiseDspGroup; ++j)
-    run.channels[j] = depthwise_pixel_channel<R>(blk.q[j]);
+  run.channels = depthwise_pixel_steps<R>(blk.q);
   run.output_offset = range.output_offset;
   const PackedRange packed = packed_range(range);
   run.act_min4 = packed.act_min4;
@@ -586,7 +586,7 @@ TINYAOT_SETUP void convolve(const DepthwiseConv2dParams& p, const int8_t* input,
       blk.q = quant + blk.o;
       blk.bias = biases(blk.o, blk.stride);
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-      if constexpr (!Shape::kAnyShape) {
+      if constexpr (!Shape::kAnyShape && kHasDepthwisePixels<R>) {
         each_block_column<R>(p, input, output, full, wide, walk, blk, range);
         continue;
       }
@@ -618,7 +618,7 @@ template <typename Shape>
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const DepthwiseConv2dParams*>(args.params);
   const WeightedOperands o = weighted_operands(args);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     convolve<decltype(mode)::value, Shape>(p, o.input, o.filter, o.quant, o.output);
   });
   return Status::kOk;

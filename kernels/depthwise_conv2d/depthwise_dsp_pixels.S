@@ -2,8 +2,9 @@
  * void tinyaot_depthwise_dsp_pixels_<rows>x<cols>_<double|single>(
  *     DepthwisePixelRun* run)
  * for windows of 2 or 3 rows of 2 or 3 taps of a filter 3 taps wide, in
- * either rounding mode. Unified syntax, for GNU as and clang's integrated
- * assembler alike; empty on cores without the DSP extension. */
+ * either of TFLite's rounding modes, and _onnx in mode onnx on cores with
+ * an FPU (TINYAOT_FPU_F32). Unified syntax, for GNU as and clang's
+ * integrated assembler alike; empty on cores without the DSP extension. */
 #include "depthwise_dsp_pixels.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -85,6 +86,35 @@ half    .req lr     /* channels (0, 2) or (1, 3) of `word`, offset added */
     asr \sum, r6, r8
 .endm
 
+/* Mode onnx's four steps, the sums in r0-r3: onnx_requantize.h's FPU
+ * path, each sum converted to float32, times its channel's m (the four
+ * side by side: DepthwisePixelSteps), rounded half to even by VCVTR (the
+ * FPSCR's mode, never changed from reset's), saturating to int32. lr is
+ * at the steps and ends at output_offset. The step's integer clamp to
+ * [kOnnxStepMin, kOnnxStepMax] is left out: the offset is added
+ * saturating (QADD, in PIXELS) and the value then saturated to int8,
+ * which gives the same int8. s0-s7 are caller-saved. */
+.macro STEPS_ONNX
+    vmov s0, s1, r0, r1
+    vmov s2, s3, r2, r3
+    vldm lr, {s4-s7}
+    add lr, lr, #(TINYAOT_DW_PIXELS_OUTPUT - TINYAOT_DW_PIXELS_CHANNELS)
+    vcvt.f32.s32 s0, s0
+    vcvt.f32.s32 s1, s1
+    vcvt.f32.s32 s2, s2
+    vcvt.f32.s32 s3, s3
+    vmul.f32 s0, s0, s4
+    vmul.f32 s1, s1, s5
+    vmul.f32 s2, s2, s6
+    vmul.f32 s3, s3, s7
+    vcvtr.s32.f32 s0, s0
+    vcvtr.s32.f32 s1, s1
+    vcvtr.s32.f32 s2, s2
+    vcvtr.s32.f32 s3, s3
+    vmov r0, r1, s0, s1
+    vmov r2, r3, s2, s3
+.endm
+
 .macro PIXELS rows, cols, rounding
     .section .text.tinyaot_depthwise_dsp_pixels_\rows\()x\cols\()_\rounding,"ax",%progbits
     .global tinyaot_depthwise_dsp_pixels_\rows\()x\cols\()_\rounding
@@ -118,20 +148,32 @@ tinyaot_depthwise_dsp_pixels_\rows\()x\cols\()_\rounding:
     STEP_DOUBLE r1
     STEP_DOUBLE r2
     STEP_DOUBLE r3
-  .else
+  .endif
+  .ifc \rounding, single
     STEP_SINGLE r0
     STEP_SINGLE r1
     STEP_SINGLE r2
     STEP_SINGLE r3
   .endif
+  .ifc \rounding, onnx
+    STEPS_ONNX
+  .endif
     /* lr is at output_offset: the offset, the packed bounds, out, out_step,
-     * out_end. output_step.h's clamp_pack4: each value saturated to int8
-     * and inserted into one word, then both bounds on the four bytes. */
+     * out_end. The offset added (saturating in mode onnx), then
+     * output_step.h's clamp_pack4: each value saturated to int8 and
+     * inserted into one word, then both bounds on the four bytes. */
     ldm lr, {r4, r5, r6, r8, r10, r11}
+  .ifc \rounding, onnx
+    qadd r0, r0, r4
+    qadd r1, r1, r4
+    qadd r2, r2, r4
+    qadd r3, r3, r4
+  .else
     add r0, r0, r4
     add r1, r1, r4
     add r2, r2, r4
     add r3, r3, r4
+  .endif
     ssat r0, #8, r0
     ssat r1, #8, r1
     ssat r2, #8, r2
@@ -161,5 +203,11 @@ tinyaot_depthwise_dsp_pixels_\rows\()x\cols\()_\rounding:
     PIXELS 2, 3, single
     PIXELS 3, 2, single
     PIXELS 3, 3, single
+#if defined(TINYAOT_FPU_F32)
+    PIXELS 2, 2, onnx
+    PIXELS 2, 3, onnx
+    PIXELS 3, 2, onnx
+    PIXELS 3, 3, onnx
+#endif
 
 #endif

@@ -4,7 +4,8 @@
 // taps of a filter 3 taps wide. Per pixel: the sums start at the biases,
 // 8 instructions a tap (the input word, one LDRD of the tap's widened
 // weight pairs, two SXTAB16 adding the input offset, four SMLAxy), then
-// the four output steps of quant.h's usual case, the packed clamp of
+// the four output steps of quant.h's usual case (or, in mode onnx on a
+// core with an FPU, onnx_requantize.h's float32 step), the packed clamp of
 // output_step.h's clamp_pack4 and one word store.
 //
 // In assembly because the window needs 12 registers at once (four sums,
@@ -17,8 +18,10 @@
 // the assembly and the C++ (static_asserts) read.
 #pragma once
 
+#include "kernels/common/fpu.h"  // TINYAOT_FPU_F32: the assembly reads it too
+
 #define TINYAOT_DW_PIXELS_X 20         // const int8_t* x
-#define TINYAOT_DW_PIXELS_CHANNELS 32  // DepthwisePixelChannel channels[4]
+#define TINYAOT_DW_PIXELS_CHANNELS 32  // DepthwisePixelSteps channels
 #define TINYAOT_DW_PIXELS_OUTPUT 96    // output_offset, act_min4, act_max4, out, out_step, out_end
 #define TINYAOT_DW_PIXELS_OUT 108      // int8_t* out
 #define TINYAOT_DW_PIXELS_X_ADVANCE 120  // int32_t x_advance
@@ -43,14 +46,32 @@ struct DepthwisePixelChannel {
   int32_t shift_right_minus_1;
 };
 
+// The four channels' step constants: in TFLite's modes one
+// DepthwisePixelChannel each; in mode onnx the four float32 multipliers'
+// bits (ChannelQuant::multiplier) side by side, one VLDM for the four
+// steps. The same 64 bytes either way, so the fields after them keep
+// their offsets.
+union DepthwisePixelSteps {
+  DepthwisePixelChannel channel[4];
+  uint32_t onnx_multiplier[4];
+};
+
+// The steps of the block of four channels from q[0].
 template <Rounding R>
-inline DepthwisePixelChannel depthwise_pixel_channel(const ChannelQuant& q) {
-  const uint32_t rounding = static_cast<uint32_t>(requantize_detail::rounding_term(q.shift));
-  if constexpr (R == Rounding::kDouble) {
-    return {q.multiplier, rounding, 0, ~q.shift};
+inline DepthwisePixelSteps depthwise_pixel_steps(const ChannelQuant* q) {
+  DepthwisePixelSteps steps;
+  if constexpr (R == Rounding::kOnnx) {
+    for (int j = 0; j < 4; ++j) steps.onnx_multiplier[j] = static_cast<uint32_t>(q[j].multiplier);
   } else {
-    return {q.multiplier, rounding << 31, rounding >> 1, ~q.shift};
+    for (int j = 0; j < 4; ++j) {
+      const uint32_t rounding = static_cast<uint32_t>(requantize_detail::rounding_term(q[j].shift));
+      steps.channel[j] =
+          R == Rounding::kDouble
+              ? DepthwisePixelChannel{q[j].multiplier, rounding, 0, ~q[j].shift}
+              : DepthwisePixelChannel{q[j].multiplier, rounding << 31, rounding >> 1, ~q[j].shift};
+    }
   }
+  return steps;
 }
 
 // A run for the loop: the words up to `channels` are what each pixel
@@ -63,7 +84,7 @@ struct DepthwisePixelRun {
   const int8_t* x;    // the next pixel's first tap, input channel c0
   int32_t col_step;   // input bytes to the next tap in a row
   uint32_t offset2;   // the input offset in both int16 halves
-  DepthwisePixelChannel channels[4];
+  DepthwisePixelSteps channels;
   int32_t output_offset;
   uint32_t act_min4, act_max4;  // the bounds in every byte (PackedRange)
   int8_t* out;                  // the next pixel's four outputs
@@ -91,9 +112,27 @@ void tinyaot_depthwise_dsp_pixels_2x2_single(DepthwisePixelRun* run);
 void tinyaot_depthwise_dsp_pixels_2x3_single(DepthwisePixelRun* run);
 void tinyaot_depthwise_dsp_pixels_3x2_single(DepthwisePixelRun* run);
 void tinyaot_depthwise_dsp_pixels_3x3_single(DepthwisePixelRun* run);
+#if defined(TINYAOT_FPU_F32)
+void tinyaot_depthwise_dsp_pixels_2x2_onnx(DepthwisePixelRun* run);
+void tinyaot_depthwise_dsp_pixels_2x3_onnx(DepthwisePixelRun* run);
+void tinyaot_depthwise_dsp_pixels_3x2_onnx(DepthwisePixelRun* run);
+void tinyaot_depthwise_dsp_pixels_3x3_onnx(DepthwisePixelRun* run);
+#endif
 }
 
-// The loop for windows of `rows` x `cols` taps (2 or 3 each) in mode R.
+// Whether mode R has the loops: TFLite's modes always, mode onnx with an
+// FPU (without one, the kernel takes its C++ loops, whose step is the
+// integer emulation).
+#if defined(TINYAOT_FPU_F32)
+constexpr bool kOnnxDepthwisePixels = true;
+#else
+constexpr bool kOnnxDepthwisePixels = false;
+#endif
+template <Rounding R>
+constexpr bool kHasDepthwisePixels = R != Rounding::kOnnx || kOnnxDepthwisePixels;
+
+// The loop for windows of `rows` x `cols` taps (2 or 3 each) in mode R
+// (kHasDepthwisePixels<R>).
 template <Rounding R>
 inline DepthwisePixelsFn depthwise_pixels_fn(int32_t rows, int32_t cols) {
   if constexpr (R == Rounding::kDouble) {
@@ -102,12 +141,23 @@ inline DepthwisePixelsFn depthwise_pixels_fn(int32_t rows, int32_t cols) {
                        : tinyaot_depthwise_dsp_pixels_3x2_double;
     return cols == 3 ? tinyaot_depthwise_dsp_pixels_2x3_double
                      : tinyaot_depthwise_dsp_pixels_2x2_double;
-  } else {
+  } else if constexpr (R == Rounding::kSingle) {
     if (rows == 3)
       return cols == 3 ? tinyaot_depthwise_dsp_pixels_3x3_single
                        : tinyaot_depthwise_dsp_pixels_3x2_single;
     return cols == 3 ? tinyaot_depthwise_dsp_pixels_2x3_single
                      : tinyaot_depthwise_dsp_pixels_2x2_single;
+  } else {
+    static_assert(kHasDepthwisePixels<R>, "no onnx pixel loops without an FPU");
+#if defined(TINYAOT_FPU_F32)
+    if (rows == 3)
+      return cols == 3 ? tinyaot_depthwise_dsp_pixels_3x3_onnx
+                       : tinyaot_depthwise_dsp_pixels_3x2_onnx;
+    return cols == 3 ? tinyaot_depthwise_dsp_pixels_2x3_onnx
+                     : tinyaot_depthwise_dsp_pixels_2x2_onnx;
+#else
+    return nullptr;
+#endif
   }
 }
 

@@ -1,4 +1,4 @@
-// The case of the flat ADD / SUB variants (add_s8_flat, sub_s8_flat), asked
+// The cases of the flat ADD / SUB variants (add_s8_flat, sub_s8_flat), asked
 // by their validate on the device and by the lowering on the host, so the
 // compiler never picks a variant the loader would refuse.
 //
@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "kernels/elementwise/add_sub_onnx.h"
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/elementwise/elementwise_mve.h"
 #include "tinyaot/load_time.h"
@@ -51,6 +52,12 @@ TINYAOT_LOAD_TIME inline bool is_add_sub_flat_case(const AddSubParams& p) {
                   : (second_exact && is_smaller_input_scale(p.input1_multiplier, p.input1_shift));
   return is_flat_broadcast(p.shape) && other_fits && p.left_shift == 20 &&
          p.output_multiplier >= 0 && p.output_shift <= -1 && p.output_shift >= -23;
+}
+
+// The flat variants' case in rounding mode onnx: the lowering's onnx
+// parameters (add_sub_onnx.h), the flat walk.
+TINYAOT_LOAD_TIME inline bool is_add_sub_onnx_flat_case(const AddSubParams& p) {
+  return is_flat_broadcast(p.shape) && is_onnx_add_sub_params(p);
 }
 
 // The case of the MVE variants (add_s8_mve, sub_s8_mve): rows as

@@ -5,6 +5,8 @@
 // add_sub_flat_math.h (one SMMLAR each on DSP cores, SMLAL on Armv7-M, two
 // 32-bit products and quant.h's halves on Armv6-M). Parameters are copied
 // into locals: an int8 store may alias them as far as the compiler knows.
+// In rounding mode onnx, with the lowering's onnx parameters, onnxruntime's
+// float32 chains in one flat loop instead (add_sub_onnx.h).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/elementwise/add_sub_cases.h"
@@ -120,8 +122,8 @@ TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, ui
                                   const OperandView* outputs, uint32_t num_outputs) {
   const Status status = validate_add_sub(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
-  return is_add_sub_flat_case(*static_cast<const AddSubParams*>(raw)) ? Status::kOk
-                                                                      : Status::kBadParams;
+  const auto& p = *static_cast<const AddSubParams*>(raw);
+  return is_add_sub_flat_case(p) || is_add_sub_onnx_flat_case(p) ? Status::kOk : Status::kBadParams;
 }
 
 template <int kSign>
@@ -131,6 +133,17 @@ Status run(const KernelArgs& args) {
   const auto* input2 = static_cast<const int8_t*>(args.inputs[1].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
   const int32_t count = static_cast<int32_t>(args.outputs[0].bytes);
+  // validate takes either case; which one the parameters hold must match
+  // the program's mode. Asked through with_any_rounding so that a build
+  // for one mode (TINYAOT_ROUNDING_ONLY) compiles only its own loops.
+  const bool onnx = with_any_rounding(
+      args.rounding, [](auto mode) { return decltype(mode)::value == Rounding::kOnnx; });
+  if (onnx) {
+    if (!is_add_sub_onnx_flat_case(p)) return Status::kBadParams;
+    onnx_add_sub_flat<kSign>(input1, input2, output, count, p);
+    return Status::kOk;
+  }
+  if (!is_add_sub_flat_case(p)) return Status::kBadParams;
 
   // raw = s1 * scaled1 + s2 * scaled2 (s1 = 1, s2 = kSign), with the exact
   // input as `e` (input 1 when both are).

@@ -1,10 +1,11 @@
 // Reference ADD and SUB: TFLite Micro's int8 AddFunc / SubFunc. Its
 // MultiplyByQuantizedMultiplierSmallerThanOneExp is the plain requantize of
 // the program's rounding mode (the shifts are all <= 0). In rounding mode
-// onnx, onnxruntime's float32 chains instead (onnx_add_sub below).
+// onnx, onnxruntime's float32 chains instead (add_sub_onnx.h).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
+#include "kernels/elementwise/add_sub_onnx.h"
 #include "kernels/elementwise/elementwise.h"
 #include "tinyaot/load_time.h"
 
@@ -37,33 +38,6 @@ template <Rounding R>
 inline int32_t scale_input(int8_t x, int32_t offset, int32_t left_shift, int32_t multiplier,
                            int32_t shift) {
   return requantize<R>((x + offset) * (int32_t{1} << left_shift), multiplier, shift);
-}
-
-// onnxruntime's arithmetic (tests/onnx_ops/README.md), in float32, each
-// operation rounded: both operands dequantized, a = f32(sa * f32(qa - za));
-// ADD is QLinearAdd, c = f32(f32(a + b) / sc) clamped to [lo - zc, hi -
-// zc], q = rint(f32(c + zc)) (the zero point added before the rounding);
-// SUB runs in float32 between DequantizeLinear and QuantizeLinear, q =
-// clamp(rint(f32(f32(a - b) / sc)) + zc). The lowering stores the three
-// scales' bits in the multiplier fields. On a core without an FPU these
-// are the compiler's soft-float calls.
-template <int kSign>
-inline int8_t onnx_add_sub(int8_t a, int8_t b, const AddSubParams& p) {
-  const float x = float_of_bits(static_cast<uint32_t>(p.input1_multiplier)) *
-                  static_cast<float>(a + p.input1_offset);
-  const float y = float_of_bits(static_cast<uint32_t>(p.input2_multiplier)) *
-                  static_cast<float>(b + p.input2_offset);
-  const float c =
-      (kSign > 0 ? x + y : x - y) / float_of_bits(static_cast<uint32_t>(p.output_multiplier));
-  const float lo = static_cast<float>(p.act_min - p.output_offset);
-  const float hi = static_cast<float>(p.act_max - p.output_offset);
-  if constexpr (kSign > 0) {
-    const float shifted = clamp_float(c, lo, hi) + static_cast<float>(p.output_offset);
-    return static_cast<int8_t>(round_half_to_even(shifted));
-  } else {
-    const float rounded = round_half_to_even(clamp_float(c, lo, hi));
-    return static_cast<int8_t>(static_cast<int32_t>(rounded) + p.output_offset);
-  }
 }
 
 template <int kSign>

@@ -170,6 +170,18 @@ const VariantCandidate<AddSubParams> kSubVariants[] = {
     {KernelId::sub_s8_mve, is_add_sub_mve_case, mve_cost},
 };
 
+// Rounding mode onnx: the references' broadcast walk or the flat loop of
+// the float32 chains (add_sub_onnx.h).
+const VariantCandidate<AddSubParams> kAddOnnxVariants[] = {
+    {KernelId::add_s8_ref, nullptr, reference_cost},
+    {KernelId::add_s8_flat, is_add_sub_onnx_flat_case, flat_cost},
+};
+
+const VariantCandidate<AddSubParams> kSubOnnxVariants[] = {
+    {KernelId::sub_s8_ref, nullptr, reference_cost},
+    {KernelId::sub_s8_flat, is_add_sub_onnx_flat_case, flat_cost},
+};
+
 uint64_t elements(const MulParams& p) {
   uint64_t n = 1;
   for (int32_t dim : p.shape.dims) n *= uint64_t(dim);
@@ -205,13 +217,14 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   params.act_min = op.act_min;
   params.act_max = op.act_max;
   if (target.rounding == Rounding::kOnnx) {
-    // The reference's float32 chains (add_sub_s8_ref.cpp) take the scales
-    // themselves, their bits in the multiplier fields (no shifts).
+    // The float32 chains (add_sub_onnx.h) take the scales themselves,
+    // their bits in the multiplier fields (no shifts).
     params.input1_multiplier = *onnx_multiplier_bits(scale1);
     params.input2_multiplier = *onnx_multiplier_bits(scale2);
     params.output_multiplier = *onnx_multiplier_bits(output_scale);
-    LoweredOp lowered =
-        make_lowered(subtract ? KernelId::sub_s8_ref : KernelId::add_s8_ref, params);
+    const KernelId kernel = subtract ? choose_variant(kSubOnnxVariants, params, target)
+                                     : choose_variant(kAddOnnxVariants, params, target);
+    LoweredOp lowered = make_lowered(kernel, params);
     lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                       LoweredOperand::of_tensor(op.inputs[1])};
     lowered.outputs = {op.outputs[0]};

@@ -47,7 +47,7 @@ Status run(const KernelArgs& args) {
           for (int32_t y = y_begin; y < y_end; ++y) {
             for (int32_t x = x_begin; x < x_end; ++x) {
               const int32_t q = image[(y * p.input_w + x) * p.channels + c];
-              sum += scale * static_cast<float>(q - onnx.zero_point);
+              sum += rounded_product(scale * static_cast<float>(q - onnx.zero_point));
             }
           }
           const float average = sum / count;

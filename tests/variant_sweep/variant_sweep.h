@@ -1233,14 +1233,24 @@ inline bool has_channel_quant(Family family) {
          family == Family::kFullyConnected || family == Family::kTransposeConv;
 }
 
-// The case's constants as mode onnx takes them: the float32 nearest the
-// real multiplier, multiplier * 2^(shift - 31), drawn as for the other
-// modes (onnx_requantize.h), with shift -1.
+// The float32 nearest a drawn real multiplier, multiplier * 2^(shift -
+// 31), shift in [-126, 127].
+inline float real_multiplier(int32_t multiplier, int32_t shift) {
+  const float significand = static_cast<float>(multiplier) * (1.0f / 2147483648.0f);
+  return significand * float_of_bits(static_cast<uint32_t>(shift + 127) << 23);
+}
+
+inline uint32_t bits_of_float(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// The case's constants as mode onnx takes them: the real multiplier drawn
+// as for the other modes (onnx_requantize.h), with shift -1.
 inline void make_onnx_quant(ChannelQuant* quant, uint32_t channels) {
   for (uint32_t o = 0; o < channels; ++o) {
-    const float significand = static_cast<float>(quant[o].multiplier) * (1.0f / 2147483648.0f);
-    const uint32_t power_bits = static_cast<uint32_t>(quant[o].shift + 127) << 23;
-    const float real = significand * float_of_bits(power_bits);
+    const float real = real_multiplier(quant[o].multiplier, quant[o].shift);
     uint32_t bits;
     memcpy(&bits, &real, sizeof bits);
     quant[o].multiplier = static_cast<int32_t>(bits);
@@ -1248,23 +1258,54 @@ inline void make_onnx_quant(ChannelQuant* quant, uint32_t channels) {
   }
 }
 
+// ADD and SUB's parameters as mode onnx takes them (add_sub_onnx.h): the
+// scales the case's TFLite rescales stand for, the inputs' rescales as sa
+// and sb and sc = 2^-20 / the output rescale (TFLite's left shift), every
+// shift 0.
+inline void make_onnx_add_sub(AddSubParams* p) {
+  const float output_real = real_multiplier(p->output_multiplier, p->output_shift);
+  const float sc = output_real > 0.0f ? (1.0f / 1048576.0f) / output_real : 1.0f;
+  p->input1_multiplier =
+      static_cast<int32_t>(bits_of_float(real_multiplier(p->input1_multiplier, p->input1_shift)));
+  p->input2_multiplier =
+      static_cast<int32_t>(bits_of_float(real_multiplier(p->input2_multiplier, p->input2_shift)));
+  p->output_multiplier = static_cast<int32_t>(bits_of_float(sc));
+  p->left_shift = p->input1_shift = p->input2_shift = p->output_shift = 0;
+}
+
+// Whether `variant`'s sweep runs mode onnx too: the weighted families and
+// ADD and SUB, when the variant and its reference both have the mode.
+inline bool sweeps_onnx(const KernelDescriptor& variant, Family family) {
+  return (has_channel_quant(family) || is_add_sub(family)) &&
+         kernel_has_onnx_rounding(variant.name) &&
+         kernel_has_onnx_rounding(family_reference(family)->name);
+}
+
 // Runs the reference and `variant` on the case in the workspace in each
 // rounding mode both have (tflm and single; onnx too for the weighted
-// families' variants that have it, kernels/onnx_kernels.h, last: it
-// rewrites the case's constants) and compares; the first problem goes to
-// `out`.
-inline void compare_with_reference(const KernelDescriptor& variant, const Case& c, Workspace& ws,
-                                   CaseOutcome* out) {
-  const KernelDescriptor& reference = *family_reference(c.family);
-  const bool onnx = has_channel_quant(c.family) && kernel_has_onnx_rounding(variant.name) &&
-                    kernel_has_onnx_rounding(reference.name);
+// families' and ADD and SUB's variants that have it,
+// kernels/onnx_kernels.h, last: it rewrites the case's constants) and
+// compares; the first problem goes to `out`.
+inline void compare_with_reference(const KernelDescriptor& variant, const Case& drawn,
+                                   Workspace& ws, CaseOutcome* out) {
+  const KernelDescriptor& reference = *family_reference(drawn.family);
+  const bool onnx = sweeps_onnx(variant, drawn.family);
+  Case onnx_case;  // ADD and SUB in mode onnx: the case with onnx parameters
+  const Case* run = &drawn;
   const Rounding roundings[] = {Rounding::kDouble, Rounding::kSingle, Rounding::kOnnx};
   for (Rounding rounding : roundings) {
     if (rounding == Rounding::kOnnx) {
       if (!onnx) continue;
-      make_onnx_quant(placed_quant(ws.quant, c), c.channels);
-      make_onnx_quant(placed_quant(ws.variant_quant, c), c.channels);
+      if (is_add_sub(drawn.family)) {
+        onnx_case = drawn;
+        make_onnx_add_sub(&onnx_case.p.add_sub);
+        run = &onnx_case;
+      } else {
+        make_onnx_quant(placed_quant(ws.quant, drawn), drawn.channels);
+        make_onnx_quant(placed_quant(ws.variant_quant, drawn), drawn.channels);
+      }
     }
+    const Case& c = *run;
     ++out->runs;
     out->detail.clear();
     out->detail.text(" rounding ").text(rounding_name(rounding));

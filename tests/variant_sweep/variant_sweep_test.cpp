@@ -79,8 +79,7 @@ TEST(VariantSweep, EveryVariantMatchesItsReference) {
     const sweep::VariantTally tally = sweep_quietly(kernel, kCases);
     EXPECT_EQ(tally.cases, kCases);
     EXPECT_EQ(tally.failed, 0u) << kernel.name << ":\n" << printed();
-    // tflm and single; onnx too where the variant has it (kernels/onnx_kernels.h).
-    const uint32_t modes = kernel_has_onnx_rounding(kernel.name) ? 3 : 2;
+    const uint32_t modes = sweep::sweeps_onnx(kernel, sweep::family_of(kernel)) ? 3 : 2;
     EXPECT_EQ(tally.runs, modes * kCases) << kernel.name << ": every rounding mode it has";
     ++swept;
   }

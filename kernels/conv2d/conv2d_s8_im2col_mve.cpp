@@ -124,7 +124,8 @@ Status run(const KernelArgs& args) {
   const uint32_t need = scratch_bytes(&p);
   if (args.scratch.data == nullptr || args.scratch.bytes < need) return Status::kScratchMismatch;
   int8_t* const column = static_cast<int8_t*>(args.scratch.data);
-  with_any_rounding(args.rounding, [&](auto mode) { convolve<decltype(mode)::value>(p, o, column); });
+  with_any_rounding(args.rounding,
+                    [&](auto mode) { convolve<decltype(mode)::value>(p, o, column); });
   return Status::kOk;
 }
 

@@ -291,7 +291,8 @@ bool share_bytes(const BufferRef& a, const BufferRef& b) {
 
 // No two arena operands of an operation share a byte when one of them is
 // written (an output or the scratch), except an input the variant declares
-// safe in place lying exactly on an output (kernel_abi.h): a kernel never
+// safe in place starting where an output starts and no shorter than it
+// (kernel_abi.h): a kernel never
 // reads bytes it has already written, nor writes one result over another.
 // Operands lie inside the arena (check_operand).
 TINYAOT_LOAD_TIME Status check_overlap(const Program& p, uint32_t index,
@@ -304,7 +305,7 @@ TINYAOT_LOAD_TIME Status check_overlap(const Program& p, uint32_t index,
       if (o.role(b) == Role::kInput || !share_bytes(x, y)) continue;
       const bool in_place = o.role(a) == Role::kInput && o.role(b) == Role::kOutput &&
                             (d.in_place_inputs & operand_bit(a)) != 0 && x.offset == y.offset &&
-                            x.bytes == y.bytes;
+                            y.bytes <= x.bytes;
       if (in_place) continue;
       log_message(
           "tinyaot: operation %u (%s): %s %u [%u, +%u) overlaps %s %u [%u, +%u) in the arena",

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "support/test_support.h"
 #include "tools/modelgen/layers.h"
@@ -110,18 +111,71 @@ TEST(InPlace, SharingChangesNoOutputAndShrinksTheArena) {
   }
 }
 
-TEST(InPlace, ModelInputsAndOutputsAreNeverOverwritten) {
-  // ADD(x, x) with x a model input: writing the sum over x would destroy
-  // the caller's input, so the output gets its own buffer.
+TEST(InPlace, ModelOutputsAreNeverOverwrittenModelInputsAreFreeAfterTheirLastReader) {
+  // y = x + x, z = y + y, both y and z model outputs: z may not take y's
+  // bytes (the caller reads y after the run); y takes x's, whose bytes are
+  // free after ADD reads them, like any buffer after its last reader.
   mg::ModelBuilder b;
   const int32_t x = b.add_int8("x", {1, 64}, 0.05f, 0);
   const int32_t y = b.add_int8("y", {1, 64}, 0.1f, 0);
+  const int32_t z = b.add_int8("z", {1, 64}, 0.2f, 0);
   b.add_operator(BO::ADD, 2, {x, x}, {y}, options(tflite::AddOptionsT()));
+  b.add_operator(BO::ADD, 2, {y, y}, {z}, options(tflite::AddOptionsT()));
   b.set_inputs({x});
-  b.set_outputs({y});
+  b.set_outputs({y, z});
   const std::vector<uint8_t> model = b.finish();
   const Compilation c = compile(model);
-  EXPECT_NE(arena_offset_of(c, x), arena_offset_of(c, y));
+  EXPECT_EQ(arena_offset_of(c, x), arena_offset_of(c, y));
+  EXPECT_NE(arena_offset_of(c, y), arena_offset_of(c, z));
+  EXPECT_EQ(verify_plan(c.buffers, c.plan), "");
+}
+
+// float x[1, n] -> QUANTIZE -> q int8 -> FULLY_CONNECTED -> y: the
+// quantized copy lies on the first bytes of the float input it narrows
+// (an ONNX model's float32 input needs no second buffer), and the outputs
+// equal those of the same model with x also a model output (which rules
+// out sharing), on every element of varied inputs.
+std::vector<uint8_t> quantized_input_model(int32_t n, bool export_input, int32_t* x_out,
+                                           int32_t* q_out) {
+  mg::ModelBuilder b;
+  const int32_t x = b.add_float32("x", {1, n});
+  const int32_t q = b.add_int8("q", {1, n}, 0.05f, 3);
+  b.add_operator(BO::QUANTIZE, 1, {x}, {q});
+  const int32_t y = mg::fully_connected(b, "dense", q, weights(16, n, 4), std::nullopt,
+                                        mg::ActivationFunctionType::NONE, false, {0.1f, -1});
+  b.set_inputs({x});
+  b.set_outputs(export_input ? std::vector<int32_t>{y, x} : std::vector<int32_t>{y});
+  if (x_out != nullptr) *x_out = x;
+  if (q_out != nullptr) *q_out = q;
+  return b.finish();
+}
+
+TEST(InPlace, QuantizeWritesItsInt8OutputOverTheFloatInputItReads) {
+  int32_t x = -1, q = -1, kept_x = -1, kept_q = -1;
+  const std::vector<uint8_t> shared = quantized_input_model(40, false, &x, &q);
+  const std::vector<uint8_t> separate = quantized_input_model(40, true, &kept_x, &kept_q);
+  const Compilation a = compile(shared);
+  EXPECT_EQ(arena_offset_of(a, q), arena_offset_of(a, x));
+  EXPECT_EQ(a.plan.arena_bytes, a.plan.lower_bound_bytes);
+  EXPECT_LT(a.plan.arena_bytes, 40 * sizeof(float) + 40);  // no room for both
+  EXPECT_EQ(verify_plan(a.buffers, a.plan), "");
+  const Compilation b = compile(separate);
+  EXPECT_NE(arena_offset_of(b, kept_q), arena_offset_of(b, kept_x));
+  EXPECT_LT(a.plan.arena_bytes, b.plan.arena_bytes);
+  for (int seed = 0; seed < 8; ++seed) {
+    std::vector<uint8_t> input(40 * sizeof(float));
+    for (size_t i = 0; i < 40; ++i) {
+      // -8 .. 8 in steps that land on, between and beyond the int8 steps.
+      const float value =
+          static_cast<float>((static_cast<int>(i) * 53 + seed * 17) % 321 - 160) * 0.05f +
+          (seed % 2 == 0 ? 0.0f : 0.025f);
+      std::memcpy(&input[i * sizeof(float)], &value, sizeof value);
+    }
+    std::vector<std::vector<uint8_t>> out_a, out_b;
+    ASSERT_EQ(run_on_host(a.program, {input}, &out_a), Status::kOk);
+    ASSERT_EQ(run_on_host(b.program, {input}, &out_b), Status::kOk);
+    EXPECT_EQ(out_a[0], out_b[0]) << "seed " << seed;
+  }
 }
 
 }  // namespace

@@ -552,6 +552,27 @@ TEST(OperandOverlap, AnOutputOnAnUndeclaredInputIsRefused) {
       << log_lines();
 }
 
+// QUANTIZE narrows float32 to int8 in place: its output may start where
+// its input starts (the planner puts it there), nowhere else inside it.
+TEST(OperandOverlap, ANarrowingOutputLiesOnlyOnTheStartOfItsInput) {
+  TaoEditor e{compile_for(quantize_model(), Core::kCortexM0)};
+  ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
+  ASSERT_EQ(variant_of(e, 0), "quantize_f32_s8_ref");
+  EXPECT_EQ(kernel_quantize_f32_s8_ref.in_place_inputs, operand_bit(0));
+  const BufferRef x = operand(e, 0, 0), y = operand(e, 0, 1);
+  EXPECT_EQ(y.offset, x.offset);
+  EXPECT_EQ(x.bytes, 4 * y.bytes);
+  for (const uint32_t shift : {1u, 4u, 8u}) {
+    TaoEditor moved = e;
+    BufferRef inside = y;
+    inside.offset = x.offset + shift;
+    set_operand(moved, 0, 1, inside);
+    moved.fix_checksum();
+    EXPECT_EQ(load(moved.bytes), Status::kOperandsOverlap) << shift;
+    EXPECT_TRUE(contains(log_lines(), "operation 0 (quantize_f32_s8_ref): input 0")) << log_lines();
+  }
+}
+
 TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   // QUANTIZE reads its float input as words; DEQUANTIZE writes words.
   EXPECT_EQ(kernel_quantize_f32_s8_ref.word_aligned_inputs, operand_bit(0));
@@ -561,11 +582,19 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
   const uint32_t op = 0;
   ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_ref");
+  // Room to move the input alone: the planner put the output on the
+  // input's first bytes; it moves to the end of 16 bytes more arena.
+  const uint32_t arena = e.header().arena_bytes;
+  e.edit_header([](ProgramHeader& h) { h.arena_bytes += 16; });
+  BufferRef out = operand(e, op, 1);
+  ASSERT_LE(out.bytes, 12u);
+  out.offset = arena + 16 - out.bytes;
+  set_operand(e, op, 1, out);
   for (const uint32_t shift : {1u, 2u, 3u}) {
     TaoEditor moved = e;
     BufferRef in = operand(moved, op, 0);
+    ASSERT_LE(uint64_t{in.offset} + in.bytes + shift, out.offset);
     in.offset += shift;
-    if (uint64_t{in.offset} + in.bytes > moved.header().arena_bytes) in.offset -= 4;
     set_operand(moved, op, 0, in);
     moved.fix_checksum();
     EXPECT_EQ(load(moved.bytes), Status::kMisaligned) << shift << "\n" << log_lines();

@@ -107,7 +107,6 @@ void place_in_place_outputs(Compilation& c) {
     grouped[s] = true;
     grouped[static_cast<size_t>(host)] = true;
   }
-  const std::set<int32_t> graph_inputs = storages_of(g, g.inputs);
   const std::set<int32_t> graph_outputs = storages_of(g, g.outputs);
   std::vector<int32_t> last_reader(g.tensors.size(), -1);
   for (size_t i = 0; i < c.ops.size(); ++i)
@@ -123,12 +122,15 @@ void place_in_place_outputs(Compilation& c) {
     const int32_t output = g.storage_of(op.outputs[0]);
     const Tensor& in = g.tensors[static_cast<size_t>(input)];
     const Tensor& out = g.tensors[static_cast<size_t>(output)];
-    // The model's inputs stay intact for the caller; its outputs must
-    // survive the run; slices already share bytes with another tensor.
-    if (input == output || in.is_constant() || graph_inputs.count(input) ||
-        graph_outputs.count(input) || last_reader[static_cast<size_t>(input)] != int32_t(i) ||
+    // The model's outputs must survive the run; slices already share bytes
+    // with another tensor. A model input is like any other buffer: the
+    // caller writes it before each run and its bytes are free after its
+    // last reader (a float32 input quantized in place needs no second
+    // buffer). The output may be narrower than the input, never wider.
+    if (input == output || in.is_constant() || graph_outputs.count(input) ||
+        last_reader[static_cast<size_t>(input)] != int32_t(i) ||
         grouped[static_cast<size_t>(input)] || grouped[static_cast<size_t>(output)] ||
-        c.placement[static_cast<size_t>(output)].host >= 0 || in.bytes() != out.bytes())
+        c.placement[static_cast<size_t>(output)].host >= 0 || out.bytes() > in.bytes())
       continue;
     c.placement[static_cast<size_t>(output)] = {input, 0};
   }

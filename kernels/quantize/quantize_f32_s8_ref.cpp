@@ -68,7 +68,7 @@ const KernelDescriptor kernel_quantize_f32_s8_ref = {
     run,
     validate,
     nullptr,
-    0,               // no input in place
+    operand_bit(0),  // element i written after input elements 0..i are read
     operand_bit(0),  // the float input, read as words
 };
 

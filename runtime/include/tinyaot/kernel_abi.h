@@ -98,9 +98,12 @@ struct KernelDescriptor {
   KernelRunFn run;
   KernelValidateFn validate;
   KernelScratchFn scratch_bytes;  // nullptr: the variant needs no scratch
-  // Inputs that may lie exactly on the output's bytes (operand_bit(i) for
-  // input i): the variant reads element j of such an input before it
-  // writes element j of the output. No other arena operands of an
+  // Inputs the output may lie on, both starting at the same byte
+  // (operand_bit(i) for input i): the output has as many elements as the
+  // input, none wider than the input's (float32 -> int8 narrows), and the
+  // variant reads elements 0..j of such an input before it writes element
+  // j of the output, so every byte it writes belongs to input elements
+  // already read. No other arena operands of an
   // operation share a byte (inputs with outputs or scratch, outputs with
   // each other or scratch; inputs may share with inputs, they are only
   // read): the loader refuses a program where they do, and the planner

@@ -124,25 +124,6 @@ int64_t elements_of(const std::vector<int32_t>& shape) {
   return n;
 }
 
-// Compiles with the C++ API. Returns the CompileError message, or "" when
-// the model compiled (then `program` holds it). Any other exception escapes
-// and fails the test.
-std::string compile_error(const Bytes& model, Bytes* program = nullptr) {
-  CompileOptions options;
-  try {
-    Compilation c = compile_model(model.data(), model.size(), options);
-    if (program) *program = std::move(c.program);
-    return "";
-  } catch (const CompileError& e) {
-    const std::string message = e.what();
-    return message.empty() ? "(empty message)" : message;
-  } catch (const std::exception& e) {
-    // Reported, and the loop goes on so one bug does not hide the others.
-    ADD_FAILURE() << "compile_model threw a non-CompileError exception: " << e.what();
-    return std::string("(unexpected exception) ") + e.what();
-  }
-}
-
 Bytes compile_or_die(const Bytes& model) {
   Bytes program;
   const std::string error = compile_error(model, &program);

@@ -78,15 +78,6 @@ Bytes compile(const Bytes& model) {
   return compile_model(model.data(), model.size(), options).program;
 }
 
-std::string compile_error(const Bytes& model) {
-  try {
-    compile(model);
-  } catch (const CompileError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 std::vector<Bytes> run(const Bytes& program) {
   Bytes input(6 * 6 * 3);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + 11);

@@ -24,21 +24,6 @@ constexpr int32_t kFloat = onnx::TensorProto_DataType_FLOAT;
 constexpr int32_t kInt8 = onnx::TensorProto_DataType_INT8;
 constexpr int32_t kInt32 = onnx::TensorProto_DataType_INT32;
 
-std::string compile_error(const Bytes& model, Bytes* program = nullptr) {
-  try {
-    CompileOptions options;
-    Compilation c = compile_model(model.data(), model.size(), options);
-    if (program) *program = std::move(c.program);
-    return "";
-  } catch (const CompileError& e) {
-    const std::string message = e.what();
-    return message.empty() ? "(empty message)" : message;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "compile_model threw a non-CompileError exception: " << e.what();
-    return std::string("(unexpected exception) ") + e.what();
-  }
-}
-
 bool contains(const std::string& text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
 }

@@ -182,31 +182,12 @@ TEST(OrtExact, QuantizeEqualsQuantizeLinear) {
   for (int c = 0; c < 300; ++c) {
     const float scale = draw.scale();
     const int32_t zp = draw.zero_point();
-    // Around every tie of the int8 range (x / s exactly k + 1/2 and its
-    // neighbours), random values, far out of range.
-    std::vector<float> input = {0.0f, -0.0f, 1e6f * scale, -1e6f * scale};
-    for (int32_t k = -300; k <= 300; ++k) {
-      const float tie = (static_cast<float>(k) + 0.5f) * scale;
-      input.push_back(tie);
-      input.push_back(std::nextafter(tie, 0.0f));
-      input.push_back(std::nextafter(tie, 2.0f * tie));
-    }
-    for (int i = 0; i < 200; ++i)
-      input.push_back(static_cast<float>((draw.unit() - 0.5) * 600.0) * scale);
+    const std::vector<float> input = quantize_probes(draw, scale, 200);
     const int32_t size = static_cast<int32_t>(input.size());
-    Graph graph;
-    Tensor in;
-    in.name = "in";
-    in.dtype = DType::kFloat32;
-    in.shape = {size};
-    graph.tensors = {in, int8_tensor("out", {size}, scale, zp)};
-    Operation op;
-    op.type = OpType::kQuantize;
-    op.inputs = {0};
-    op.outputs = {1};
+    const QuantizeGraph q = quantize_graph(size, scale, zp);
     std::vector<int8_t> expected;
     for (float x : input) expected.push_back(ort::quantize_linear(x, scale, zp));
-    const LoweredOp lowered = lower_operation(graph, op, onnx_target());
+    const LoweredOp lowered = lower_operation(q.graph, q.op, onnx_target());
     const std::vector<int8_t> actual = run_lowered(
         lowered, input.data(), uint32_t(size * sizeof(float)), uint32_t(size), Rounding::kOnnx);
     ASSERT_EQ(actual, expected) << "case " << c << " scale " << scale << " zp " << zp;

@@ -9,26 +9,6 @@
 namespace tinyaot::onnx_import {
 namespace {
 
-// Operators whose lowering applies the operation's clamp to its output.
-bool lowering_clamps(OpType type) {
-  switch (type) {
-    case OpType::kConv2d:
-    case OpType::kDepthwiseConv2d:
-    case OpType::kFullyConnected:
-    case OpType::kAveragePool2d:
-    case OpType::kMaxPool2d:
-    case OpType::kAdd:
-    case OpType::kSub:
-    case OpType::kMul:
-    case OpType::kTransposeConv:
-    case OpType::kBatchMatMul:
-    case OpType::kLookupTable:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::string layout_text(const Layout& layout) {
   std::string text;
   for (int32_t axis : layout) text += std::to_string(axis);
@@ -365,7 +345,7 @@ int32_t Importer::emit_lookup_table(const Node& node, int32_t input,
 int32_t Importer::emit_result(const Node& node, OpType type, std::vector<int32_t> inputs,
                               const std::vector<int32_t>& shape, const OutputSpec& out,
                               const Attributes& attrs) {
-  const bool table_clamps = out.clamped() && !lowering_clamps(type);
+  const bool table_clamps = out.clamped() && !lowering_applies_clamp(type);
   const int32_t written = add_tensor(table_clamps ? out.name + ":unclamped" : out.name,
                                      DType::kInt8, shape, &out.quant);
   Operation& op = emit(node, type, std::move(inputs), {written});

@@ -210,6 +210,23 @@ std::vector<int64_t> axes_of(Importer& im, const Node& node, int64_t since_opset
   return node.attr_ints("axes");
 }
 
+// Squeeze or Unsqueeze of a constant: the constant with the new dims, its
+// per-axis quantization axis renumbered (old axis -> new axis); false when
+// x is not a constant.
+bool define_reshaped_constant(Importer& im, const Node& node, const Value& x,
+                              const std::vector<int64_t>& shape,
+                              const std::vector<int32_t>& renumbered) {
+  const Constant* c = constant_behind(im, x);
+  if (c == nullptr) return false;
+  Constant moved = *c;
+  moved.dims = shape;
+  const int32_t axis = x.kind == ValueKind::kDequantized && x.quant.per_axis()
+                           ? renumbered[static_cast<size_t>(x.quant.axis)]
+                           : -1;
+  define_constant(im, node, std::move(moved), x, axis);
+  return true;
+}
+
 void visit_squeeze(Importer& im, const Node& node) {
   const Value& x = im.input(node, 0);
   std::vector<int64_t> axes = axes_of(im, node, 13);
@@ -229,15 +246,7 @@ void visit_squeeze(Importer& im, const Node& node) {
       renumbered[d] = static_cast<int32_t>(shape.size());
       shape.push_back(x.shape[d]);
     }
-  if (const Constant* c = constant_behind(im, x)) {
-    Constant moved = *c;
-    moved.dims = shape;
-    const int32_t axis = x.kind == ValueKind::kDequantized && x.quant.per_axis()
-                             ? renumbered[static_cast<size_t>(x.quant.axis)]
-                             : -1;
-    define_constant(im, node, std::move(moved), x, axis);
-    return;
-  }
+  if (define_reshaped_constant(im, node, x, shape, renumbered)) return;
   const Moving in = moving_input(im, node, 0);
   const Value source = plain(im, node, in.activation);
   Layout layout;
@@ -267,15 +276,7 @@ void visit_unsqueeze(Importer& im, const Node& node) {
       shape.push_back(x.shape[old++]);
     }
   }
-  if (const Constant* c = constant_behind(im, x)) {
-    Constant moved = *c;
-    moved.dims = shape;
-    const int32_t axis = x.kind == ValueKind::kDequantized && x.quant.per_axis()
-                             ? renumbered[static_cast<size_t>(x.quant.axis)]
-                             : -1;
-    define_constant(im, node, std::move(moved), x, axis);
-    return;
-  }
+  if (define_reshaped_constant(im, node, x, shape, renumbered)) return;
   const Moving in = moving_input(im, node, 0);
   const Value source = plain(im, node, in.activation);
   Layout layout;

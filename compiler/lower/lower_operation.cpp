@@ -113,6 +113,25 @@ const char* missing_onnx_definition(OpType type) {
   }
 }
 
+bool lowering_applies_clamp(OpType type) {
+  switch (type) {
+    case OpType::kConv2d:
+    case OpType::kDepthwiseConv2d:
+    case OpType::kFullyConnected:
+    case OpType::kAveragePool2d:
+    case OpType::kMaxPool2d:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kTransposeConv:
+    case OpType::kBatchMatMul:
+    case OpType::kLookupTable:
+      return true;
+    default:
+      return false;
+  }
+}
+
 LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
   if (target.rounding == Rounding::kOnnx) {
     if (const char* why = missing_onnx_definition(op.type))

@@ -107,6 +107,10 @@ LoweredOp make_lowered(KernelId kernel, const Params& params) {
 // Message prefix naming an operation: "operation 3 (CONV_2D)".
 std::string describe(const Operation& op);
 
+// Whether the lowering of `type` applies the operation's act_min/act_max
+// to its output (so a clamp after it can be folded into it).
+bool lowering_applies_clamp(OpType type);
+
 // Lowers one operation for the target; throws CompileError when it cannot.
 LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "compiler/lower/lowering.h"
 #include "compiler/passes/passes.h"
 #include "kernels/common/quantize_multiplier.h"
 
@@ -73,24 +74,6 @@ bool same_quantization(const Tensor& a, const Tensor& b) {
   return a.quant.scales == b.quant.scales && a.quant.zero_points == b.quant.zero_points;
 }
 
-// Operators whose kernels apply act_min/act_max to their output.
-bool applies_clamp(OpType type) {
-  switch (type) {
-    case OpType::kConv2d:
-    case OpType::kDepthwiseConv2d:
-    case OpType::kFullyConnected:
-    case OpType::kAveragePool2d:
-    case OpType::kMaxPool2d:
-    case OpType::kAdd:
-    case OpType::kSub:
-    case OpType::kMul:
-    case OpType::kTransposeConv:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool is_graph_output(const Graph& graph, int32_t tensor) {
   return std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end();
 }
@@ -113,7 +96,8 @@ void fold_activations(Graph& graph, const Target& target) {
     const int32_t in = relu.inputs[0];
     const int32_t out = relu.outputs[0];
     const int32_t producer = graph.producer(in);
-    if (producer < 0 || !applies_clamp(graph.operations[static_cast<size_t>(producer)].type))
+    if (producer < 0 ||
+        !lowering_applies_clamp(graph.operations[static_cast<size_t>(producer)].type))
       continue;
     if (!same_quantization(graph.tensors[static_cast<size_t>(in)],
                            graph.tensors[static_cast<size_t>(out)]))

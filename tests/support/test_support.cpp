@@ -98,4 +98,19 @@ Status run_on_host(const std::vector<uint8_t>& program_bytes,
   return Status::kOk;
 }
 
+std::string compile_error(const std::vector<uint8_t>& model, std::vector<uint8_t>* program) {
+  try {
+    CompileOptions options;
+    Compilation c = compile_model(model.data(), model.size(), options);
+    if (program) *program = std::move(c.program);
+    return "";
+  } catch (const CompileError& e) {
+    const std::string message = e.what();
+    return message.empty() ? "(empty message)" : message;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "compile_model threw a non-CompileError exception: " << e.what();
+    return std::string("(unexpected exception) ") + e.what();
+  }
+}
+
 }  // namespace tinyaot::test

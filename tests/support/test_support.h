@@ -29,6 +29,14 @@ std::optional<std::string> expected_refusal(const std::string& model);
 std::optional<std::vector<uint8_t>> compile_shared_model(const std::string& path,
                                                          const CompileOptions& options);
 
+// Compiles `model` with the C++ API and default options. Returns the
+// CompileError's message ("(empty message)" for an empty one), or "" when
+// the model compiled (then `program`, if given, holds it). Any other
+// exception is a test failure, and its message is returned so that the
+// caller's loop goes on and one bug does not hide the others.
+std::string compile_error(const std::vector<uint8_t>& model,
+                          std::vector<uint8_t>* program = nullptr);
+
 std::vector<uint8_t> read_file(const std::string& path);
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
 

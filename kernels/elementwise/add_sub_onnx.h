@@ -14,6 +14,7 @@
 
 #include "kernels/common/fpu.h"
 #include "kernels/common/onnx_requantize.h"
+#include "kernels/elementwise/add_sub_flat_math.h"
 #include "kernels/elementwise/elementwise.h"
 
 namespace tinyaot {
@@ -45,6 +46,57 @@ inline int8_t onnx_add_sub(int8_t a, int8_t b, const AddSubParams& p) {
   }
 }
 
+// The estimate's constants for one call (add_sub_onnx_fast.h).
+struct OnnxEstimate {
+  int32_t multiplier1, multiplier2, base, shift;
+  uint32_t fraction_mask, undecided_below;
+  int32_t act_min, act_max;
+};
+
+// Elements from `i` on with the estimate, up to `count` or the first one
+// it leaves undecided; returns where it stopped. Out of line and without
+// calls, so that its constants stay in registers (the chain's calls would
+// take them away on every core).
+template <bool kFullRange>
+[[gnu::noinline]] int32_t estimate_until_undecided(const int8_t* a, const int8_t* b, int8_t* out,
+                                                   int32_t i, int32_t count,
+                                                   const OnnxEstimate& estimate) {
+  const OnnxEstimate k = estimate;  // locals: stores through `out` cannot change them
+  for (; i < count; ++i) {
+    // a*M1 + base first: two multiply-accumulates.
+    const int32_t t = b[i] * k.multiplier2 + (a[i] * k.multiplier1 + k.base);
+    if ((static_cast<uint32_t>(t) & k.fraction_mask) < k.undecided_below) break;
+    out[i] = add_sub_flat::clamp_output<kFullRange>(t >> k.shift, k.act_min, k.act_max);
+  }
+  return i;
+}
+
+// `count` elements with the estimate, the chain where it is too near a
+// tie to decide.
+template <int kSign>
+void onnx_add_sub_estimated(const int8_t* a, const int8_t* b, int8_t* out, int32_t count,
+                            const AddSubParams& p) {
+  const OnnxAddSubFast& fast = p.onnx_fast;
+  const int32_t unit = int32_t{1} << fast.shift;
+  OnnxEstimate k;
+  k.multiplier1 = fast.multiplier1;
+  k.multiplier2 = fast.multiplier2;
+  k.base = p.input1_offset * fast.multiplier1 + p.input2_offset * fast.multiplier2 +
+           p.output_offset * unit + unit / 2 + fast.margin;
+  k.shift = fast.shift;
+  k.fraction_mask = static_cast<uint32_t>(unit) - 1;
+  k.undecided_below = 2 * static_cast<uint32_t>(fast.margin);
+  k.act_min = p.act_min;
+  k.act_max = p.act_max;
+  const bool full_range = p.act_min == -128 && p.act_max == 127;
+  for (int32_t i = 0;; ++i) {
+    i = full_range ? estimate_until_undecided<true>(a, b, out, i, count, k)
+                   : estimate_until_undecided<false>(a, b, out, i, count, k);
+    if (i == count) return;
+    out[i] = onnx_add_sub<kSign>(a[i], b[i], p);
+  }
+}
+
 // `count` elements of two inputs of the output's shape (no broadcast).
 // With an FPU the clamp moves after the rounding, done by VCVTR
 // (round_to_int32), so that it is two integer compares: the same int8.
@@ -57,6 +109,10 @@ inline int8_t onnx_add_sub(int8_t a, int8_t b, const AddSubParams& p) {
 template <int kSign>
 void onnx_add_sub_flat(const int8_t* a, const int8_t* b, int8_t* out, int32_t count,
                        const AddSubParams& p) {
+  if (p.onnx_fast.shift != 0) {
+    onnx_add_sub_estimated<kSign>(a, b, out, count, p);
+    return;
+  }
 #if defined(TINYAOT_FPU_F32)
   const float sa = float_of_bits(static_cast<uint32_t>(p.input1_multiplier));
   const float sb = float_of_bits(static_cast<uint32_t>(p.input2_multiplier));

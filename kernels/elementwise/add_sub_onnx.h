@@ -17,6 +17,10 @@
 #include "kernels/elementwise/add_sub_flat_math.h"
 #include "kernels/elementwise/elementwise.h"
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#endif
+
 namespace tinyaot {
 
 // The lowering's parameters in mode onnx: no shift (TFLite's have a left
@@ -71,6 +75,49 @@ template <bool kFullRange>
   return i;
 }
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+// The estimate on four lanes (VLDRB.S32, two VMLAs, VAND and one unsigned
+// compare for the undecided lanes, VSHL by -S, the clamp, a narrowing
+// VSTRB), the last 1-3 under one VCTP32 predicate, from `i` on up to
+// `count` or the first step with an undecided lane, which it leaves
+// unwritten; returns where it stopped. Out of line and without calls, as
+// estimate_until_undecided.
+[[gnu::noinline]] inline int32_t estimate_x4_until_undecided(const int8_t* a, const int8_t* b,
+                                                             int8_t* out, int32_t i, int32_t count,
+                                                             const OnnxEstimate& estimate) {
+  const OnnxEstimate k = estimate;  // locals: stores through `out` cannot change them
+  const int32x4_t base = vdupq_n_s32(k.base);
+  const uint32x4_t fraction_mask = vdupq_n_u32(k.fraction_mask);
+  const uint32x4_t undecided_below = vdupq_n_u32(k.undecided_below);
+  const int32x4_t act_min = vdupq_n_s32(k.act_min), act_max = vdupq_n_s32(k.act_max);
+  const int32_t right_shift = -k.shift;  // VSHL by a negative count: an arithmetic shift right
+  const auto estimate_of = [&](int32x4_t va, int32x4_t vb) {
+    return vmlaq_n_s32(vmlaq_n_s32(base, va, k.multiplier1), vb, k.multiplier2);
+  };
+  const auto fraction_of = [&](int32x4_t t) {
+    return vandq_u32(vreinterpretq_u32_s32(t), fraction_mask);
+  };
+  const auto output_of = [&](int32x4_t t) {
+    return vminq_s32(vmaxq_s32(vshlq_r_s32(t, right_shift), act_min), act_max);
+  };
+  // Whole steps unpredicated (the predicate register would be moved in
+  // and out of a core register for every step), the last under VCTP32.
+  for (; count - i >= 4; i += 4) {
+    const int32x4_t t = estimate_of(vldrbq_s32(a + i), vldrbq_s32(b + i));
+    if (vcmphiq_u32(undecided_below, fraction_of(t)) != 0) return i;
+    vstrbq_s32(out + i, output_of(t));
+  }
+  if (i < count) {
+    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count - i));
+    const int32x4_t t = estimate_of(vldrbq_z_s32(a + i, lanes), vldrbq_z_s32(b + i, lanes));
+    if (vcmphiq_m_u32(undecided_below, fraction_of(t), lanes) != 0) return i;
+    vstrbq_p_s32(out + i, output_of(t), lanes);
+    i = count;
+  }
+  return i;
+}
+#endif
+
 // `count` elements with the estimate, the chain where it is too near a
 // tie to decide.
 template <int kSign>
@@ -88,6 +135,16 @@ void onnx_add_sub_estimated(const int8_t* a, const int8_t* b, int8_t* out, int32
   k.undecided_below = 2 * static_cast<uint32_t>(fast.margin);
   k.act_min = p.act_min;
   k.act_max = p.act_max;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  // A step with an undecided lane: its elements by the chain, each read
+  // before it is written, as in place needs.
+  for (int32_t i = 0;;) {
+    i = estimate_x4_until_undecided(a, b, out, i, count, k);
+    if (i >= count) return;
+    for (const int32_t end = count - i < 4 ? count : i + 4; i < end; ++i)
+      out[i] = onnx_add_sub<kSign>(a[i], b[i], p);
+  }
+#endif
   const bool full_range = p.act_min == -128 && p.act_max == 127;
   for (int32_t i = 0;; ++i) {
     i = full_range ? estimate_until_undecided<true>(a, b, out, i, count, k)

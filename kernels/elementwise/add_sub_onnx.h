@@ -76,23 +76,21 @@ template <bool kFullRange>
 }
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-// The estimate on four lanes (VLDRB.S32, two VMLAs, VAND and one unsigned
-// compare for the undecided lanes, VSHL by -S, the clamp, a narrowing
-// VSTRB), the last 1-3 under one VCTP32 predicate, from `i` on up to
-// `count` or the first step with an undecided lane, which it leaves
+// The estimate on four lanes (VLDRB.S32, VMLAS and VMLA, VAND and VMINV
+// for the undecided lanes, VSHL by -S, the clamp, a narrowing VSTRB), the last 1-3 under one VCTP32
+// predicate, from `i` on up to `count` or the first step with an undecided lane, which it leaves
 // unwritten; returns where it stopped. Out of line and without calls, as
 // estimate_until_undecided.
 [[gnu::noinline]] inline int32_t estimate_x4_until_undecided(const int8_t* a, const int8_t* b,
                                                              int8_t* out, int32_t i, int32_t count,
                                                              const OnnxEstimate& estimate) {
   const OnnxEstimate k = estimate;  // locals: stores through `out` cannot change them
-  const int32x4_t base = vdupq_n_s32(k.base);
+  const int32x4_t multiplier1 = vdupq_n_s32(k.multiplier1);
   const uint32x4_t fraction_mask = vdupq_n_u32(k.fraction_mask);
-  const uint32x4_t undecided_below = vdupq_n_u32(k.undecided_below);
   const int32x4_t act_min = vdupq_n_s32(k.act_min), act_max = vdupq_n_s32(k.act_max);
   const int32_t right_shift = -k.shift;  // VSHL by a negative count: an arithmetic shift right
   const auto estimate_of = [&](int32x4_t va, int32x4_t vb) {
-    return vmlaq_n_s32(vmlaq_n_s32(base, va, k.multiplier1), vb, k.multiplier2);
+    return vmlaq_n_s32(vmlasq_n_s32(va, multiplier1, k.base), vb, k.multiplier2);
   };
   const auto fraction_of = [&](int32x4_t t) {
     return vandq_u32(vreinterpretq_u32_s32(t), fraction_mask);
@@ -102,19 +100,24 @@ template <bool kFullRange>
   };
   // Whole steps unpredicated (the predicate register would be moved in
   // and out of a core register for every step), the last under VCTP32.
-  for (; count - i >= 4; i += 4) {
-    const int32x4_t t = estimate_of(vldrbq_s32(a + i), vldrbq_s32(b + i));
-    if (vcmphiq_u32(undecided_below, fraction_of(t)) != 0) return i;
-    vstrbq_s32(out + i, output_of(t));
+  // A step is undecided when its least fraction is (VMINV: one compare
+  // in core registers, not VCMP and VMRS).
+  const int8_t* next_a = a + i;
+  const int8_t* next_b = b + i;
+  int8_t* next_out = out + i;
+  int32_t left = count - i;
+  for (; left >= 4; left -= 4, next_a += 4, next_b += 4, next_out += 4) {
+    const int32x4_t t = estimate_of(vldrbq_s32(next_a), vldrbq_s32(next_b));
+    if (vminvq_u32(UINT32_MAX, fraction_of(t)) < k.undecided_below) return count - left;
+    vstrbq_s32(next_out, output_of(t));
   }
-  if (i < count) {
-    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count - i));
-    const int32x4_t t = estimate_of(vldrbq_z_s32(a + i, lanes), vldrbq_z_s32(b + i, lanes));
-    if (vcmphiq_m_u32(undecided_below, fraction_of(t), lanes) != 0) return i;
-    vstrbq_p_s32(out + i, output_of(t), lanes);
-    i = count;
+  if (left > 0) {
+    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(left));
+    const int32x4_t t = estimate_of(vldrbq_z_s32(next_a, lanes), vldrbq_z_s32(next_b, lanes));
+    if (vminvq_p_u32(UINT32_MAX, fraction_of(t), lanes) < k.undecided_below) return count - left;
+    vstrbq_p_s32(next_out, output_of(t), lanes);
   }
-  return i;
+  return count;
 }
 #endif
 

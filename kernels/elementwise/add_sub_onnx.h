@@ -7,7 +7,9 @@
 // b) / sc))) + zc. The lowering stores the three scales' bits in the
 // multiplier fields and leaves every shift 0 (is_onnx_add_sub_params).
 // add_s8_ref / sub_s8_ref run onnx_add_sub per element through their
-// broadcast walk; add_s8_flat / sub_s8_flat run onnx_add_sub_flat.
+// broadcast walk; add_s8_flat / sub_s8_flat run onnx_add_sub_flat, which
+// decides nearly every element by a fixed-point estimate instead
+// (add_sub_onnx_fast.h).
 #pragma once
 
 #include <stdint.h>
@@ -147,7 +149,7 @@ void onnx_add_sub_estimated(const int8_t* a, const int8_t* b, int8_t* out, int32
     for (const int32_t end = count - i < 4 ? count : i + 4; i < end; ++i)
       out[i] = onnx_add_sub<kSign>(a[i], b[i], p);
   }
-#endif
+#else
   const bool full_range = p.act_min == -128 && p.act_max == 127;
   for (int32_t i = 0;; ++i) {
     i = full_range ? estimate_until_undecided<true>(a, b, out, i, count, k)
@@ -155,10 +157,12 @@ void onnx_add_sub_estimated(const int8_t* a, const int8_t* b, int8_t* out, int32
     if (i == count) return;
     out[i] = onnx_add_sub<kSign>(a[i], b[i], p);
   }
+#endif
 }
 
-// `count` elements of two inputs of the output's shape (no broadcast).
-// With an FPU the clamp moves after the rounding, done by VCVTR
+// `count` elements of two inputs of the output's shape (no broadcast):
+// with the estimate when the lowering gave its constants, else the chain
+// for every element. With an FPU the clamp moves after the rounding, done by VCVTR
 // (round_to_int32), so that it is two integer compares: the same int8.
 // The bounds lo and hi are integers, rounding is monotonic and
 // saturating, and f32(c + zc) is monotonic in c and exact at c = lo - zc

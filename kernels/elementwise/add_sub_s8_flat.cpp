@@ -6,7 +6,9 @@
 // 32-bit products and quant.h's halves on Armv6-M). Parameters are copied
 // into locals: an int8 store may alias them as far as the compiler knows.
 // In rounding mode onnx, with the lowering's onnx parameters, onnxruntime's
-// float32 chains in one flat loop instead (add_sub_onnx.h).
+// float32 chains in one flat loop instead (add_sub_onnx.h), decided by a
+// fixed-point estimate for all but the elements near a tie (four lanes a
+// step when built for MVE).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/elementwise/add_sub_cases.h"

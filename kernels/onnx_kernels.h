@@ -9,7 +9,8 @@
 // an onnx program. Not listed, with their reason:
 // - batch_matmul_s8_mve (its step has the mode, output_step_mve.h, but no
 //   sweep proves it in mode onnx yet) and the MVE elementwise, pooling and
-//   softmax variants (TFLite's arithmetic);
+//   softmax variants (TFLite's arithmetic; in mode onnx add_s8_flat and
+//   sub_s8_flat run four lanes a step when built for MVE, add_sub_onnx.h);
 // - the other average pooling variants: TFLite's integer average (mode
 //   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
 // - mul, softmax, maximum, minimum: onnxruntime computes them as float32

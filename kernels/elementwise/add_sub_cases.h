@@ -55,9 +55,11 @@ TINYAOT_LOAD_TIME inline bool is_add_sub_flat_case(const AddSubParams& p) {
 }
 
 // The flat variants' case in rounding mode onnx: the lowering's onnx
-// parameters (add_sub_onnx.h), the flat walk.
+// parameters (add_sub_onnx.h), the flat walk, an estimate that cannot
+// overflow (add_sub_onnx_fast.h).
 TINYAOT_LOAD_TIME inline bool is_add_sub_onnx_flat_case(const AddSubParams& p) {
-  return is_flat_broadcast(p.shape) && is_onnx_add_sub_params(p);
+  return is_flat_broadcast(p.shape) && is_onnx_add_sub_params(p) &&
+         is_valid_onnx_add_sub_fast(p.onnx_fast);
 }
 
 // The case of the MVE variants (add_s8_mve, sub_s8_mve): rows as

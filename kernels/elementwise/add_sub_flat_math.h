@@ -92,5 +92,33 @@ inline int32_t scale_split(int32_t v, int32_t mh, int32_t ml, int32_t base, int3
   }
 }
 
+// Armv6-M and Armv8-M Baseline have no SSAT: a separate loop for the
+// full range would gain them nothing but code.
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+constexpr bool kHasSsat = false;
+#else
+constexpr bool kHasSsat = true;
+#endif
+
+// The clamp to the activation range; to int8 alone (one SSAT) when the
+// range is all of int8, as with a fused ReLU whose output zero point is
+// -128: two registers fewer in the loop.
+template <bool kFullRange>
+inline int8_t clamp_output(int32_t value, int32_t act_min, int32_t act_max) {
+  if constexpr (kFullRange && kHasSsat) {
+#if !defined(__ARM_ARCH_6M__) && !defined(__ARM_ARCH_8M_BASE__) && defined(__arm__)
+    int32_t result;
+    __asm__("ssat %0, #8, %1" : "=r"(result) : "r"(value));
+    return static_cast<int8_t>(result);
+#else
+    return saturate_i8(value);
+#endif
+  } else {
+    value = value < act_min ? act_min : value;
+    value = value > act_max ? act_max : value;
+    return static_cast<int8_t>(value);
+  }
+}
+
 }  // namespace add_sub_flat
 }  // namespace tinyaot

@@ -6,7 +6,9 @@
 // 32-bit products and quant.h's halves on Armv6-M). Parameters are copied
 // into locals: an int8 store may alias them as far as the compiler knows.
 // In rounding mode onnx, with the lowering's onnx parameters, onnxruntime's
-// float32 chains in one flat loop instead (add_sub_onnx.h).
+// float32 chains in one flat loop instead (add_sub_onnx.h), decided by a
+// fixed-point estimate for all but the elements near a tie (four lanes a
+// step when built for MVE).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/elementwise/add_sub_cases.h"
@@ -17,7 +19,9 @@
 namespace tinyaot {
 namespace {
 
+using add_sub_flat::clamp_output;
 using add_sub_flat::kHasLongMultiply;
+using add_sub_flat::kHasSsat;
 
 template <bool B>
 struct BoolConstant {
@@ -38,14 +42,6 @@ struct Constants {
 
 constexpr int kUnitShift = kHasLongMultiply ? 20 : 19;
 
-// Armv6-M and Armv8-M Baseline have no SSAT: a separate loop for the
-// full range would gain them nothing but code.
-#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-constexpr bool kHasSsat = false;
-#else
-constexpr bool kHasSsat = true;
-#endif
-
 // DSP cores unroll their full-range loops by two (see add_sub_loop); on
 // M3 that gained nothing.
 #if defined(__ARM_FEATURE_DSP)
@@ -58,26 +54,6 @@ constexpr bool kUnrollPairs = false;
 // (high 2^20, low 0, shift 1: (v * 2^20 + 1 - [v < 0]) >> 1 = v * 2^19
 // in both modes), so they need no loop of their own for it.
 constexpr bool kExactLoop = kHasLongMultiply;
-
-// The clamp to the activation range; to int8 alone (one SSAT) when the
-// range is all of int8, as with a fused ReLU whose output zero point is
-// -128: two registers fewer in the loop.
-template <bool kFullRange>
-inline int8_t clamp_output(int32_t value, int32_t act_min, int32_t act_max) {
-  if constexpr (kFullRange && kHasSsat) {
-#if !defined(__ARM_ARCH_6M__) && !defined(__ARM_ARCH_8M_BASE__) && defined(__arm__)
-    int32_t result;
-    __asm__("ssat %0, #8, %1" : "=r"(result) : "r"(value));
-    return static_cast<int8_t>(result);
-#else
-    return saturate_i8(value);
-#endif
-  } else {
-    value = value < act_min ? act_min : value;
-    value = value > act_max ? act_max : value;
-    return static_cast<int8_t>(value);
-  }
-}
 
 template <Rounding R, bool kFullRange, bool kOtherExact, int kSignE, int kSignX>
 TINYAOT_MODE_LOOP void add_sub_loop(const int8_t* e, const int8_t* x, int8_t* out, int32_t count,

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "kernels/elementwise/add_sub_onnx_fast.h"
 #include "kernels/elementwise/broadcast.h"
 #include "tinyaot/kernel_abi.h"
 
@@ -29,6 +30,9 @@ struct AddSubParams {
   int32_t output_shift;  // <= 0
   int32_t act_min;
   int32_t act_max;
+  // Rounding mode onnx: the flat variants' estimate (add_sub_onnx_fast.h);
+  // all 0 otherwise.
+  OnnxAddSubFast onnx_fast;
 };
 
 // MUL: (in1 + offset1) * (in2 + offset2) rescaled by in1*in2/out scale.
@@ -58,7 +62,8 @@ inline constexpr char kAddSubSignature[] =
     "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
     "params=AddSubParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
     "output_offset,left_shift,input1_multiplier,input1_shift,input2_multiplier,input2_shift,"
-    "output_multiplier,output_shift,act_min,act_max}";
+    "output_multiplier,output_shift,act_min,act_max,"
+    "onnx_fast{multiplier1,multiplier2,shift,margin}}";
 
 // Likewise for MUL.
 TINYAOT_LOAD_TIME Status validate_mul(const void* params, const OperandView* inputs,

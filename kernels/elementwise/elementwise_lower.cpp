@@ -222,6 +222,9 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
     params.input1_multiplier = *onnx_multiplier_bits(scale1);
     params.input2_multiplier = *onnx_multiplier_bits(scale2);
     params.output_multiplier = *onnx_multiplier_bits(output_scale);
+    // The flat variants' estimate, or none when the scale ratios are too
+    // far apart for it to pay (add_sub_onnx_fast.h).
+    params.onnx_fast = onnx_add_sub_fast_constants(scale1, scale2, output_scale, subtract ? -1 : 1);
     const KernelId kernel = subtract ? choose_variant(kSubOnnxVariants, params, target)
                                      : choose_variant(kAddOnnxVariants, params, target);
     LoweredOp lowered = make_lowered(kernel, params);

@@ -1262,7 +1262,7 @@ inline void make_onnx_quant(ChannelQuant* quant, uint32_t channels) {
 // scales the case's TFLite rescales stand for, the inputs' rescales as sa
 // and sb and sc = 2^-20 / the output rescale (TFLite's left shift), every
 // shift 0.
-inline void make_onnx_add_sub(AddSubParams* p) {
+inline void make_onnx_add_sub(AddSubParams* p, int sign) {
   const float output_real = real_multiplier(p->output_multiplier, p->output_shift);
   const float sc = output_real > 0.0f ? (1.0f / 1048576.0f) / output_real : 1.0f;
   p->input1_multiplier =
@@ -1271,6 +1271,9 @@ inline void make_onnx_add_sub(AddSubParams* p) {
       static_cast<int32_t>(bits_of_float(real_multiplier(p->input2_multiplier, p->input2_shift)));
   p->output_multiplier = static_cast<int32_t>(bits_of_float(sc));
   p->left_shift = p->input1_shift = p->input2_shift = p->output_shift = 0;
+  p->onnx_fast = onnx_add_sub_fast_constants(
+      float_of_bits(static_cast<uint32_t>(p->input1_multiplier)),
+      float_of_bits(static_cast<uint32_t>(p->input2_multiplier)), sc, sign);
 }
 
 // Whether `variant`'s sweep runs mode onnx too: the weighted families and
@@ -1298,7 +1301,7 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       if (!onnx) continue;
       if (is_add_sub(drawn.family)) {
         onnx_case = drawn;
-        make_onnx_add_sub(&onnx_case.p.add_sub);
+        make_onnx_add_sub(&onnx_case.p.add_sub, drawn.family == Family::kSub ? -1 : 1);
         run = &onnx_case;
       } else {
         make_onnx_quant(placed_quant(ws.quant, drawn), drawn.channels);

@@ -264,6 +264,19 @@ Bytes quantize_model() {
   return b.finish();
 }
 
+// The planner puts QUANTIZE's output on its input's first bytes: give the
+// arena 16 bytes more and move the output to its end, so that a test can
+// move the input alone. Returns the input's room: the output's offset.
+uint32_t move_quantize_output_away(TaoEditor& e, uint32_t op) {
+  const uint32_t arena = e.header().arena_bytes;
+  e.edit_header([](ProgramHeader& h) { h.arena_bytes += 16; });
+  BufferRef out = operand(e, op, 1);
+  EXPECT_LE(out.bytes, 12u);
+  out.offset = arena + 16 - out.bytes;
+  set_operand(e, op, 1, out);
+  return out.offset;
+}
+
 // ----------------------------------------------------- the regressions
 
 struct Regression {
@@ -378,9 +391,10 @@ std::vector<Regression> regressions() {
       {"quantize-float-input-misaligned", Core::kCortexM0, quantize_model, 0,
        KernelId::quantize_f32_s8_ref,
        [](TaoEditor& e, uint32_t op) {
+         const uint32_t room = move_quantize_output_away(e, op);
          BufferRef in = operand(e, op, 0);
-         in.offset =
-             in.offset + in.bytes + 2 <= e.header().arena_bytes ? in.offset + 2 : in.offset - 2;
+         EXPECT_LE(in.offset + in.bytes + 2, room);
+         in.offset += 2;
          set_operand(e, op, 0, in);
        },
        KernelId::quantize_f32_s8_ref, Status::kMisaligned, "is not 4-byte aligned"},
@@ -582,18 +596,11 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
   const uint32_t op = 0;
   ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_ref");
-  // Room to move the input alone: the planner put the output on the
-  // input's first bytes; it moves to the end of 16 bytes more arena.
-  const uint32_t arena = e.header().arena_bytes;
-  e.edit_header([](ProgramHeader& h) { h.arena_bytes += 16; });
-  BufferRef out = operand(e, op, 1);
-  ASSERT_LE(out.bytes, 12u);
-  out.offset = arena + 16 - out.bytes;
-  set_operand(e, op, 1, out);
+  const uint32_t room = move_quantize_output_away(e, op);
   for (const uint32_t shift : {1u, 2u, 3u}) {
     TaoEditor moved = e;
     BufferRef in = operand(moved, op, 0);
-    ASSERT_LE(uint64_t{in.offset} + in.bytes + shift, out.offset);
+    ASSERT_LE(uint64_t{in.offset} + in.bytes + shift, room);
     in.offset += shift;
     set_operand(moved, op, 0, in);
     moved.fix_checksum();

@@ -76,7 +76,9 @@
   X(transpose_conv_s8_mve) \
   X(batch_matmul_s8_mve) \
   X(softmax_s8_mve) \
-  X(avg_pool2d_s8_onnx)
+  X(avg_pool2d_s8_onnx) \
+  X(avg_pool2d_s8_onnx_sum16) \
+  X(avg_pool2d_s8_onnx_mve)
 // clang-format on
 
 namespace tinyaot {

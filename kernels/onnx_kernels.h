@@ -11,7 +11,8 @@
 //   sweep proves it in mode onnx yet) and the MVE elementwise, pooling and
 //   softmax variants (TFLite's arithmetic);
 // - the other average pooling variants: TFLite's integer average (mode
-//   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
+//   onnx takes the avg_pool2d_s8_onnx family, onnxruntime's float32 chain
+//   (kernels/pooling/onnx_average.h), or MEAN for a global average);
 // - mul, softmax, maximum, minimum: onnxruntime computes them as float32
 //   chains these kernels do not have.
 // Freestanding: used by the loader on the device and by the compiler.
@@ -45,6 +46,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "transpose_conv_s8_mve",
     "mean_s8_ref",
     "avg_pool2d_s8_onnx",
+    "avg_pool2d_s8_onnx_sum16",
+    "avg_pool2d_s8_onnx_mve",
     "add_s8_ref",
     "sub_s8_ref",
     "add_s8_flat",

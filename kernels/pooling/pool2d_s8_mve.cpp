@@ -15,6 +15,7 @@
 //            sign restored by XOR and subtract, clamped, stored by a
 //            narrowing VSTRB.16.
 #include "kernels/pooling/average_divider.h"
+#include "kernels/pooling/onnx_average.h"
 #include "kernels/pooling/pool_cases.h"
 #include "kernels/pooling/pool_walk.h"
 #include "kernels/pooling/pool_window.h"
@@ -83,10 +84,59 @@ inline int16x8_t average_x8(int16x8_t sum, const AverageDivider& divider) {
   return vsubq_s16(veorq_s16(quotient, sign), sign);
 }
 
-template <bool kTail>
+// TFLite's step on 16 channels: average_x8, clamped, stored.
+class TfliteVectorStep {
+ public:
+  explicit TfliteVectorStep(const Pool2dParams& p)
+      : act_min_(vdupq_n_s16(static_cast<int16_t>(p.act_min))),
+        act_max_(vdupq_n_s16(static_cast<int16_t>(p.act_max))) {}
+  void set_count(int32_t count) { divider_.set_count(count); }
+
+  template <bool kTail>
+  void finish(int16x8_t sum_low, int16x8_t sum_high, mve_pred16_t low, mve_pred16_t high,
+              const PoolWindow& /*w*/, int32_t c, int32_t /*n*/, int8_t* out) const {
+    const int16x8_t average_low =
+        vminq_s16(vmaxq_s16(average_x8(sum_low, divider_), act_min_), act_max_);
+    const int16x8_t average_high =
+        vminq_s16(vmaxq_s16(average_x8(sum_high, divider_), act_min_), act_max_);
+    if (kTail) {
+      vstrbq_p_s16(out + c, average_low, low);
+      vstrbq_p_s16(out + c + 8, average_high, high);
+    } else {
+      vstrbq_s16(out + c, average_low);
+      vstrbq_s16(out + c + 8, average_high);
+    }
+  }
+
+ private:
+  AverageDivider divider_;
+  int16x8_t act_min_, act_max_;
+};
+
+// onnxruntime's chain from the 16 sums (onnx_average.h), a channel at a
+// time: its outputs are few beside the cells summed.
+class OnnxVectorStep {
+ public:
+  OnnxVectorStep(const AvgPool2dOnnxParams& p, int32_t channels) : step_(p, channels) {}
+  void set_count(int32_t count) { step_.set_count(count); }
+
+  template <bool kTail>
+  void finish(int16x8_t sum_low, int16x8_t sum_high, mve_pred16_t /*low*/, mve_pred16_t /*high*/,
+              const PoolWindow& w, int32_t c, int32_t n, int8_t* out) const {
+    int16_t sums[kLanes];
+    vst1q_s16(sums, sum_low);
+    vst1q_s16(sums + 8, sum_high);
+    const int32_t lanes = kTail ? n : kLanes;
+    for (int32_t j = 0; j < lanes; ++j) out[c + j] = step_.output(sums[j], w, c + j);
+  }
+
+ private:
+  OnnxAverageStep step_;
+};
+
+template <bool kTail, class Step>
 inline void average_block(const PoolWindow& w, int32_t channels, int32_t c, int32_t n,
-                          const AverageDivider& divider, int16x8_t act_min, int16x8_t act_max,
-                          int8_t* out) {
+                          const Step& step, int8_t* out) {
   const mve_pred16_t low = half_lanes(kTail ? n : kLanes);
   const mve_pred16_t high = half_lanes(kTail ? n - 8 : kLanes);
   int16x8_t sum_low = vdupq_n_s16(0);
@@ -98,34 +148,26 @@ inline void average_block(const PoolWindow& w, int32_t channels, int32_t c, int3
       sum_high = vaddq_s16(sum_high, kTail ? vldrbq_z_s16(cell + 8, high) : vldrbq_s16(cell + 8));
     }
   }
-  const int16x8_t average_low =
-      vminq_s16(vmaxq_s16(average_x8(sum_low, divider), act_min), act_max);
-  const int16x8_t average_high =
-      vminq_s16(vmaxq_s16(average_x8(sum_high, divider), act_min), act_max);
-  if (kTail) {
-    vstrbq_p_s16(out + c, average_low, low);
-    vstrbq_p_s16(out + c + 8, average_high, high);
-  } else {
-    vstrbq_s16(out + c, average_low);
-    vstrbq_s16(out + c + 8, average_high);
-  }
+  step.template finish<kTail>(sum_low, sum_high, low, high, w, c, n, out);
 }
 
+// The walk, each block's sums handed to `step` (TfliteVectorStep or
+// OnnxVectorStep).
+template <class Step>
 __attribute__((noinline)) void average_pool(const Pool2dParams& p, const int8_t* input,
-                                            int8_t* output) {
+                                            int8_t* output, Step step) {
   const int32_t channels = p.channels;
-  const int16x8_t act_min = vdupq_n_s16(static_cast<int16_t>(p.act_min));
-  const int16x8_t act_max = vdupq_n_s16(static_cast<int16_t>(p.act_max));
-  AverageDivider divider;
   for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
-    divider.set_count(w.count);
+    step.set_count(w.count);
     int32_t c = 0;
     for (; c + kLanes <= channels; c += kLanes)
-      average_block<false>(w, channels, c, kLanes, divider, act_min, act_max, out);
-    if (c < channels)
-      average_block<true>(w, channels, c, channels - c, divider, act_min, act_max, out);
+      average_block<false>(w, channels, c, kLanes, step, out);
+    if (c < channels) average_block<true>(w, channels, c, channels - c, step, out);
   });
 }
+
+using TfliteAverage = TfliteVectorStep;
+using OnnxAverage = OnnxVectorStep;
 
 #else
 
@@ -148,20 +190,23 @@ void max_pool(const Pool2dParams& p, const int8_t* input, int8_t* output) {
   });
 }
 
-void average_pool(const Pool2dParams& p, const int8_t* input, int8_t* output) {
-  AverageDivider divider;
+template <class Step>
+void average_pool(const Pool2dParams& p, const int8_t* input, int8_t* output, Step step) {
   for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
-    divider.set_count(w.count);
+    step.set_count(w.count);
     for (int32_t c = 0; c < p.channels; ++c) {
       int32_t sum = 0;
       CellWalk walk(w, p.channels, c);
       do {
         sum += *walk.cell();
       } while (walk.next());
-      out[c] = clamp(divider.average<true>(sum), p);
+      out[c] = step.output(sum, w, c);
     }
   });
 }
+
+using TfliteAverage = TfliteAverageStep<true>;
+using OnnxAverage = OnnxAverageStep;
 
 #endif
 
@@ -175,9 +220,26 @@ TINYAOT_LOAD_TIME Status validate_average(const void* raw, const OperandView* in
 }
 
 Status run_average(const KernelArgs& args) {
-  average_pool(*static_cast<const Pool2dParams*>(args.params),
-               static_cast<const int8_t*>(args.inputs[0].data),
-               static_cast<int8_t*>(args.outputs[0].data));
+  const auto& p = *static_cast<const Pool2dParams*>(args.params);
+  average_pool(p, static_cast<const int8_t*>(args.inputs[0].data),
+               static_cast<int8_t*>(args.outputs[0].data), TfliteAverage(p));
+  return Status::kOk;
+}
+
+TINYAOT_LOAD_TIME Status validate_onnx_average(const void* raw, const OperandView* inputs,
+                                               uint32_t num_inputs, const OperandView* outputs,
+                                               uint32_t num_outputs) {
+  const Status status = validate_avg_pool2d_onnx(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_avg_pool2d_onnx_sum_case(*static_cast<const AvgPool2dOnnxParams*>(raw))
+             ? Status::kOk
+             : Status::kBadParams;
+}
+
+Status run_onnx_average(const KernelArgs& args) {
+  const auto& onnx = *static_cast<const AvgPool2dOnnxParams*>(args.params);
+  average_pool(onnx.pool, static_cast<const int8_t*>(args.inputs[0].data),
+               static_cast<int8_t*>(args.outputs[0].data), OnnxAverage(onnx, onnx.pool.channels));
   return Status::kOk;
 }
 
@@ -218,6 +280,24 @@ const KernelDescriptor kernel_max_pool2d_s8_mve = {
     TINYAOT_POOL2D_SIGNATURE,
     run_max,
     validate_pool2d,
+    nullptr,
+};
+
+// onnxruntime's QLinearAveragePool from the same 16-bit sums
+// (onnx_average.h).
+const KernelDescriptor kernel_avg_pool2d_s8_onnx_mve = {
+    "avg_pool2d_s8_onnx_mve",
+    "avg_pool2d_onnx",
+    1,
+    sizeof(AvgPool2dOnnxParams),
+    1,
+    1,
+    1,
+    IsaClass::kMve,
+    TINYAOT_AVG_POOL2D_ONNX_SIGNATURE
+    "; case=window_cells<=" TINYAOT_POOL_TEXT(TINYAOT_POOL_SUM16_MAX_CELLS),
+    run_onnx_average,
+    validate_onnx_average,
     nullptr,
 };
 

@@ -137,6 +137,7 @@ enum class Family : uint8_t {
   kTransposeConv,
   kBatchMatmul,
   kSoftmax,
+  kAvgPoolOnnx,  // AVERAGE_POOL_2D in mode onnx: onnxruntime's float32 chain
   kNone
 };
 
@@ -148,7 +149,7 @@ inline bool is_binary(Family family) { return is_add_sub(family) || family == Fa
 
 // Pooling: one int8 input, no constants.
 inline bool is_pool(Family family) {
-  return family == Family::kAvgPool || family == Family::kMaxPool;
+  return family == Family::kAvgPool || family == Family::kMaxPool || family == Family::kAvgPoolOnnx;
 }
 
 inline const KernelDescriptor* family_reference(Family family) {
@@ -175,6 +176,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_batch_matmul_s8_ref;
     case Family::kSoftmax:
       return &kernel_softmax_s8_ref;
+    case Family::kAvgPoolOnnx:
+      return &kernel_avg_pool2d_s8_onnx;
     case Family::kNone:
       break;
   }
@@ -193,7 +196,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kMaxPool,
                              Family::kTransposeConv,
                              Family::kBatchMatmul,
-                             Family::kSoftmax};
+                             Family::kSoftmax,
+                             Family::kAvgPoolOnnx};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -219,6 +223,7 @@ struct Case {
     AddSubParams add_sub;
     MulParams mul;
     Pool2dParams pool;
+    AvgPool2dOnnxParams pool_onnx;
     TransposeConvParams tconv;
     BatchMatmulParams bmm;
     SoftmaxCase softmax;
@@ -523,8 +528,7 @@ inline bool draw_pool_axis(Random& r, int32_t input, int32_t filter, int32_t max
 // as the classifier heads of kws, vww and resnet), and windows around 256
 // cells (the 16-bit sums' bound); channel counts below, at and across
 // whole words.
-inline bool draw_pool(Random& r, Case* c) {
-  Pool2dParams& p = c->p.pool;
+inline bool draw_pool_window(Random& r, Case* c, Pool2dParams& p) {
   p = Pool2dParams{};
   p.batches = r.one_in(4) ? 2 : 1;
   p.channels = r.one_in(2) ? r.pick(kDepths) : r.uniform(1, int32_t(kMaxChannels));
@@ -557,6 +561,32 @@ inline bool draw_pool(Random& r, Case* c) {
   c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * p.channels);
   c->row_length = 0;
   c->input_offset = 0;
+  return true;
+}
+
+inline bool draw_pool(Random& r, Case* c) { return draw_pool_window(r, c, c->p.pool); }
+
+inline uint32_t bits_of_float(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// AVERAGE_POOL_2D in mode onnx: the windows above, a scale drawn to reach
+// the float32 chain's corners (onnx_average.h): powers of two, scales
+// spread over the whole exponent range (the step's bound holds for
+// [2^-90, 2^100], the chain runs alone outside it), and typical ones.
+inline bool draw_avg_pool_onnx(Random& r, Case* c) {
+  AvgPool2dOnnxParams& p = c->p.pool_onnx;
+  p = AvgPool2dOnnxParams{};
+  if (!draw_pool_window(r, c, p.pool)) return false;
+  const int32_t kind = r.uniform(0, 3);
+  const int32_t exponent = kind == 0 ? r.uniform(-120, 120) : r.uniform(-12, 2);
+  const float power = float_of_bits(static_cast<uint32_t>(exponent + 127) << 23);
+  const float significand =
+      kind == 1 ? 1.0f : 1.0f + static_cast<float>(r.uniform(0, (1 << 23) - 1)) * 0x1p-23f;
+  p.scale_bits = static_cast<int32_t>(bits_of_float(significand * power));
+  p.zero_point = r.uniform(-128, 127);
   return true;
 }
 
@@ -757,6 +787,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
     case Family::kAvgPool:
     case Family::kMaxPool:
       return draw_pool(r, c);
+    case Family::kAvgPoolOnnx:
+      return draw_avg_pool_onnx(r, c);
     case Family::kTransposeConv:
       return draw_transpose_conv(r, c);
     case Family::kBatchMatmul:
@@ -1058,8 +1090,13 @@ inline void describe_shape(const Case& c, Text* t) {
       return;
     }
     case Family::kAvgPool:
-    case Family::kMaxPool: {
-      const Pool2dParams& p = c.p.pool;
+    case Family::kMaxPool:
+    case Family::kAvgPoolOnnx: {
+      const Pool2dParams& p = c.family == Family::kAvgPoolOnnx ? c.p.pool_onnx.pool : c.p.pool;
+      if (c.family == Family::kAvgPoolOnnx) {
+        t->field("scale_bits", c.p.pool_onnx.scale_bits);
+        t->field("zero_point", c.p.pool_onnx.zero_point);
+      }
       t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
       t->field("channels", p.channels).field("filter_h", p.filter_h);
       t->field("filter_w", p.filter_w).field("output_h", p.output_h);
@@ -1238,12 +1275,6 @@ inline bool has_channel_quant(Family family) {
 inline float real_multiplier(int32_t multiplier, int32_t shift) {
   const float significand = static_cast<float>(multiplier) * (1.0f / 2147483648.0f);
   return significand * float_of_bits(static_cast<uint32_t>(shift + 127) << 23);
-}
-
-inline uint32_t bits_of_float(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  return bits;
 }
 
 // The case's constants as mode onnx takes them: the real multiplier drawn

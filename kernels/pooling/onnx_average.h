@@ -143,6 +143,19 @@ class OnnxAverageStep {
     tie_limit_ = exact_only_ ? UINT32_MAX : static_cast<uint32_t>(count * (count + 4));
   }
 
+  // The constants of `output` (the MVE variant applies them eight lanes at
+  // a time) and the chain it falls back on.
+  int32_t count() const { return count_; }
+  int32_t bias() const { return bias_; }
+  uint32_t reciprocal() const { return reciprocal_; }
+  uint32_t tie_limit() const { return tie_limit_; }
+  bool chain_only() const { return exact_only_; }
+  int32_t act_min() const { return act_min_; }
+  int32_t act_max() const { return act_max_; }
+  int8_t chain_output(const PoolWindow& w, int32_t channel) const {
+    return chain_.window_output(w, channels_, channel);
+  }
+
   // The output of `channel` of window `w` whose cells sum to `sum`.
   int8_t output(int32_t sum, const PoolWindow& w, int32_t channel) const {
     const uint32_t biased = static_cast<uint32_t>(sum + bias_);  // R + 128 n in [0, 255 n]
@@ -151,7 +164,7 @@ class OnnxAverageStep {
         2 * static_cast<int32_t>(biased - quotient * static_cast<uint32_t>(count_)) - count_;
     const uint32_t distance =
         static_cast<uint32_t>(twice_rest < 0 ? -twice_rest : twice_rest);  // |2r - n|
-    if ((distance << 15) <= tie_limit_) return chain_.window_output(w, channels_, channel);
+    if ((distance << 15) <= tie_limit_) return chain_output(w, channel);
     int32_t value = static_cast<int32_t>(quotient) - 128 + (twice_rest > 0 ? 1 : 0);
     value = value < act_min_ ? act_min_ : value;
     value = value > act_max_ ? act_max_ : value;

@@ -113,25 +113,80 @@ class TfliteVectorStep {
   int16x8_t act_min_, act_max_;
 };
 
-// onnxruntime's chain from the 16 sums (onnx_average.h), a channel at a
-// time: its outputs are few beside the cells summed.
+// onnxruntime's chain from the 16 sums (onnx_average.h): OnnxAverageStep's
+// output four 32-bit lanes at a time, the outputs near a tie (if any)
+// then overwritten by the chain a channel at a time.
 class OnnxVectorStep {
  public:
-  OnnxVectorStep(const AvgPool2dOnnxParams& p, int32_t channels) : step_(p, channels) {}
+  OnnxVectorStep(const AvgPool2dOnnxParams& p, int32_t channels)
+      : step_(p, channels),
+        act_min_(vdupq_n_s16(static_cast<int16_t>(p.pool.act_min))),
+        act_max_(vdupq_n_s16(static_cast<int16_t>(p.pool.act_max))) {}
   void set_count(int32_t count) { step_.set_count(count); }
 
   template <bool kTail>
-  void finish(int16x8_t sum_low, int16x8_t sum_high, mve_pred16_t /*low*/, mve_pred16_t /*high*/,
+  void finish(int16x8_t sum_low, int16x8_t sum_high, mve_pred16_t low, mve_pred16_t high,
               const PoolWindow& w, int32_t c, int32_t n, int8_t* out) const {
-    int16_t sums[kLanes];
-    vst1q_s16(sums, sum_low);
-    vst1q_s16(sums + 8, sum_high);
     const int32_t lanes = kTail ? n : kLanes;
-    for (int32_t j = 0; j < lanes; ++j) out[c + j] = step_.output(sums[j], w, c + j);
+    if (step_.chain_only()) {
+      int16_t sums[kLanes];
+      vst1q_s16(sums, sum_low);
+      vst1q_s16(sums + 8, sum_high);
+      for (int32_t j = 0; j < lanes; ++j) out[c + j] = step_.output(sums[j], w, c + j);
+      return;
+    }
+    uint16x8_t near_low, near_high;
+    const int16x8_t value_low = outputs_x8(sum_low, &near_low);
+    const int16x8_t value_high = outputs_x8(sum_high, &near_high);
+    if (kTail) {
+      vstrbq_p_s16(out + c, value_low, low);
+      vstrbq_p_s16(out + c + 8, value_high, high);
+    } else {
+      vstrbq_s16(out + c, value_low);
+      vstrbq_s16(out + c + 8, value_high);
+    }
+    if (vmaxvq_u16(0, vorrq_u16(near_low, near_high)) == 0) return;
+    uint16_t near[kLanes];
+    vst1q_u16(near, near_low);
+    vst1q_u16(near + 8, near_high);
+    for (int32_t j = 0; j < lanes; ++j)
+      if (near[j] != 0) out[c + j] = step_.chain_output(w, c + j);
   }
 
  private:
+  // Four lanes of OnnxAverageStep::output from biased sums R + 128 n:
+  // the output before the clamp, and 1 in *near where the chain must run.
+  uint32x4_t outputs_x4(uint32x4_t biased, uint32x4_t* near) const {
+    const uint32x4_t quotient = vshrq_n_u32(vmulq_n_u32(biased, step_.reciprocal()), 24);
+    const uint32x4_t rest = vsubq_u32(biased, vmulq_n_u32(quotient, step_.count()));
+    // 2r - n, in [-n, n): the distance from the tie and its side.
+    const int32x4_t twice_rest =
+        vsubq_n_s32(vreinterpretq_s32_u32(vshlq_n_u32(rest, 1)), step_.count());
+    const uint32x4_t distance = vreinterpretq_u32_s32(vabsq_s32(twice_rest));
+    // distance 2^15 <= tie_limit (< 2^17 off chain_only), by the sign of
+    // distance 2^15 - tie_limit - 1 (|distance| <= 256).
+    *near = vshrq_n_u32(
+        vsubq_n_u32(vshlq_n_u32(distance, 15), static_cast<uint32_t>(step_.tie_limit()) + 1), 31);
+    // + 1 above the tie: the sign bit of -(2r - n).
+    const uint32x4_t up = vshrq_n_u32(vreinterpretq_u32_s32(vnegq_s32(twice_rest)), 31);
+    return vaddq_u32(quotient, up);
+  }
+
+  int16x8_t outputs_x8(int16x8_t sum, uint16x8_t* near) const {
+    // R + 128 n in [0, 255 n], n <= 256: within 16 unsigned bits.
+    const uint16x8_t biased =
+        vaddq_n_u16(vreinterpretq_u16_s16(sum), static_cast<uint16_t>(step_.bias()));
+    uint32x4_t near_even, near_odd;
+    const uint32x4_t even = outputs_x4(vmovlbq_u16(biased), &near_even);
+    const uint32x4_t odd = outputs_x4(vmovltq_u16(biased), &near_odd);
+    *near = vmovntq_u32(vmovnbq_u32(vuninitializedq_u16(), near_even), near_odd);
+    const int16x8_t quotient =
+        vreinterpretq_s16_u16(vmovntq_u32(vmovnbq_u32(vuninitializedq_u16(), even), odd));
+    return vminq_s16(vmaxq_s16(vsubq_n_s16(quotient, 128), act_min_), act_max_);
+  }
+
   OnnxAverageStep step_;
+  int16x8_t act_min_, act_max_;
 };
 
 template <bool kTail, class Step>

@@ -78,7 +78,9 @@
   X(softmax_s8_mve) \
   X(avg_pool2d_s8_onnx) \
   X(avg_pool2d_s8_onnx_sum16) \
-  X(avg_pool2d_s8_onnx_mve)
+  X(avg_pool2d_s8_onnx_mve) \
+  X(mean_s8_planes) \
+  X(mean_s8_planes_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -45,6 +45,8 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "fully_connected_s8_mve",
     "transpose_conv_s8_mve",
     "mean_s8_ref",
+    "mean_s8_planes",
+    "mean_s8_planes_mve",
     "avg_pool2d_s8_onnx",
     "avg_pool2d_s8_onnx_sum16",
     "avg_pool2d_s8_onnx_mve",

@@ -5,18 +5,21 @@
 // channels tail-predicated (VCTP; no scalar epilogue).
 //   max:     one VLDRB.8 and one VMAX.S8 per cell and 16 channels; the
 //            clamp is VMAX/VMIN, the store one VSTRB.8.
-//   average: two widening VLDRB.S16 and two VADD.I16 per cell and 16
-//            channels (16-bit sums are exact up to 256 cells, see
-//            pool_cases.h); then average_divider.h's rounded division
-//            eight lanes at a time: |sum| + count / 2 in 16 unsigned bits
-//            (VABS wraps -32768 to 32768 as unsigned), widened to 32 bits
-//            (VMOVLB/VMOVLT: even and odd lanes), times the reciprocal,
-//            >> 24, narrowed back into their lanes (VMOVNB/VMOVNT), the
-//            sign restored by XOR and subtract, clamped, stored by a
-//            narrowing VSTRB.16.
+//   average: the sums of pool_sum_mve.h (two widening VLDRB.S16 and two
+//            VADD.I16 per cell and 16 channels, exact up to 256 cells),
+//            then an output step eight lanes at a time:
+//            avg_pool2d_s8_mve: average_divider.h's rounded division:
+//            |sum| + count / 2 in 16 unsigned bits (VABS wraps -32768 to
+//            32768 as unsigned), widened to 32 bits (VMOVLB/VMOVLT: even
+//            and odd lanes), times the reciprocal, >> 24, narrowed back
+//            into their lanes (VMOVNB/VMOVNT), the sign restored by XOR
+//            and subtract, clamped, stored by a narrowing VSTRB.16;
+//            avg_pool2d_s8_onnx_mve: onnx_average.h's step the same way,
+//            onnxruntime's chain for the lanes near a tie.
 #include "kernels/pooling/average_divider.h"
 #include "kernels/pooling/onnx_average.h"
 #include "kernels/pooling/pool_cases.h"
+#include "kernels/pooling/pool_sum_mve.h"
 #include "kernels/pooling/pool_walk.h"
 #include "kernels/pooling/pool_window.h"
 #include "kernels/pooling/pooling.h"
@@ -31,11 +34,11 @@ namespace {
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
-constexpr int32_t kLanes = 16;
+using pool_sum_mve::average_pool;
+using pool_sum_mve::kLanes;
 
 // The lanes of a block of `n` channels (all 16 for a whole block).
 inline mve_pred16_t byte_lanes(int32_t n) { return vctp8q(static_cast<uint32_t>(n)); }
-inline mve_pred16_t half_lanes(int32_t n) { return vctp16q(static_cast<uint32_t>(n < 0 ? 0 : n)); }
 
 // Channels [c, c + 16) of one window (kTail: the `n` < 16 left).
 template <bool kTail>
@@ -188,38 +191,6 @@ class OnnxVectorStep {
   OnnxAverageStep step_;
   int16x8_t act_min_, act_max_;
 };
-
-template <bool kTail, class Step>
-inline void average_block(const PoolWindow& w, int32_t channels, int32_t c, int32_t n,
-                          const Step& step, int8_t* out) {
-  const mve_pred16_t low = half_lanes(kTail ? n : kLanes);
-  const mve_pred16_t high = half_lanes(kTail ? n - 8 : kLanes);
-  int16x8_t sum_low = vdupq_n_s16(0);
-  int16x8_t sum_high = vdupq_n_s16(0);
-  const int8_t* cell = w.first + c;
-  for (int32_t r = 0; r < w.rows; ++r, cell += w.row_skip) {
-    for (int32_t k = 0; k < w.cols; ++k, cell += channels) {
-      sum_low = vaddq_s16(sum_low, kTail ? vldrbq_z_s16(cell, low) : vldrbq_s16(cell));
-      sum_high = vaddq_s16(sum_high, kTail ? vldrbq_z_s16(cell + 8, high) : vldrbq_s16(cell + 8));
-    }
-  }
-  step.template finish<kTail>(sum_low, sum_high, low, high, w, c, n, out);
-}
-
-// The walk, each block's sums handed to `step` (TfliteVectorStep or
-// OnnxVectorStep).
-template <class Step>
-__attribute__((noinline)) void average_pool(const Pool2dParams& p, const int8_t* input,
-                                            int8_t* output, Step step) {
-  const int32_t channels = p.channels;
-  for_each_pool_window(p, input, output, [&](const PoolWindow& w, int8_t* out) {
-    step.set_count(w.count);
-    int32_t c = 0;
-    for (; c + kLanes <= channels; c += kLanes)
-      average_block<false>(w, channels, c, kLanes, step, out);
-    if (c < channels) average_block<true>(w, channels, c, channels - c, step, out);
-  });
-}
 
 using TfliteAverage = TfliteVectorStep;
 using OnnxAverage = OnnxVectorStep;

@@ -41,6 +41,7 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "kernels/mean/mean.h"
 #include "kernels/onnx_kernels.h"
 #include "kernels/pooling/pooling.h"
 #include "kernels/softmax/softmax.h"
@@ -138,6 +139,7 @@ enum class Family : uint8_t {
   kBatchMatmul,
   kSoftmax,
   kAvgPoolOnnx,  // AVERAGE_POOL_2D in mode onnx: onnxruntime's float32 chain
+  kMean,
   kNone
 };
 
@@ -151,6 +153,9 @@ inline bool is_binary(Family family) { return is_add_sub(family) || family == Fa
 inline bool is_pool(Family family) {
   return family == Family::kAvgPool || family == Family::kMaxPool || family == Family::kAvgPoolOnnx;
 }
+
+// One int8 input, its constants (if any) in the params: pooling, MEAN.
+inline bool takes_one_input(Family family) { return is_pool(family) || family == Family::kMean; }
 
 inline const KernelDescriptor* family_reference(Family family) {
   switch (family) {
@@ -178,6 +183,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_softmax_s8_ref;
     case Family::kAvgPoolOnnx:
       return &kernel_avg_pool2d_s8_onnx;
+    case Family::kMean:
+      return &kernel_mean_s8_ref;
     case Family::kNone:
       break;
   }
@@ -197,7 +204,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kTransposeConv,
                              Family::kBatchMatmul,
                              Family::kSoftmax,
-                             Family::kAvgPoolOnnx};
+                             Family::kAvgPoolOnnx,
+                             Family::kMean};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -224,6 +232,7 @@ struct Case {
     MulParams mul;
     Pool2dParams pool;
     AvgPool2dOnnxParams pool_onnx;
+    MeanParams mean;
     TransposeConvParams tconv;
     BatchMatmulParams bmm;
     SoftmaxCase softmax;
@@ -572,6 +581,36 @@ inline uint32_t bits_of_float(float value) {
   return bits;
 }
 
+// MEAN: mostly global averages ([batches,] cells, channels reduced over
+// the cells, as the lowering shapes a global average pool), up to and
+// past 256 cells; sometimes the channels reduced instead. The multiplier
+// and shift as TFLite folds 1 / count in (mode onnx: make_onnx_mean).
+inline bool draw_mean(Random& r, Case* c) {
+  MeanParams& p = c->p.mean;
+  p = MeanParams{};
+  const int32_t batches = r.one_in(4) ? 2 : 1;
+  const int32_t cells = r.one_in(8) ? r.uniform(257, 300) : r.uniform(2, 256);
+  const int32_t channels = r.one_in(2) ? r.pick(kDepths) : r.uniform(2, int32_t(kMaxChannels));
+  p.rank = 0;
+  if (batches > 1) p.dims[p.rank++] = batches;
+  p.dims[p.rank++] = cells;
+  p.dims[p.rank++] = channels;
+  const bool channels_reduced = r.one_in(8);
+  p.reduced_mask = 1u << (p.rank - (channels_reduced ? 1 : 2));
+  p.count = channels_reduced ? channels : cells;
+  p.input_zero_point = r.uniform(-128, 127);
+  p.output_zero_point = r.uniform(-128, 127);
+  p.multiplier = r.uniform(1 << 30, INT32_MAX);
+  p.shift = r.uniform(-16, 0);
+  c->input_bytes = uint32_t(batches * cells * channels);
+  c->filter_bytes = 0;
+  c->channels = uint32_t(channels);  // unused constants, but failures name the channel
+  c->output_bytes = c->input_bytes / uint32_t(p.count);
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
 // AVERAGE_POOL_2D in mode onnx: the windows above, a scale drawn to reach
 // the float32 chain's corners (onnx_average.h): powers of two, scales
 // spread over the whole exponent range (the step's bound holds for
@@ -789,6 +828,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_pool(r, c);
     case Family::kAvgPoolOnnx:
       return draw_avg_pool_onnx(r, c);
+    case Family::kMean:
+      return draw_mean(r, c);
     case Family::kTransposeConv:
       return draw_transpose_conv(r, c);
     case Family::kBatchMatmul:
@@ -906,7 +947,7 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {input_of(ws, c), c.input_bytes};
   o.inputs[1] = {filter_for(ws, c, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {placed_quant(quant, c), uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = is_pool(c.family)                                     ? 1
+  o.num_inputs = takes_one_input(c.family)                             ? 1
                  : is_binary(c.family) || c.family == Family::kSoftmax ? 2
                                                                        : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
@@ -1087,6 +1128,15 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("output_multiplier", p.output_multiplier).field("output_shift", p.output_shift);
       t->field("output_offset", p.output_offset);
       t->field("act_min", p.act_min).field("act_max", p.act_max);
+      return;
+    }
+    case Family::kMean: {
+      const MeanParams& p = c.p.mean;
+      t->field("rank", p.rank).field("dim0", p.dims[0]).field("dim1", p.dims[1]);
+      t->field("dim2", p.dims[2]).field("reduced_mask", p.reduced_mask).field("count", p.count);
+      t->field("input_zero_point", p.input_zero_point);
+      t->field("output_zero_point", p.output_zero_point);
+      t->field("multiplier", p.multiplier).field("shift", p.shift);
       return;
     }
     case Family::kAvgPool:
@@ -1304,10 +1354,17 @@ inline void make_onnx_add_sub(AddSubParams* p) {
   p->left_shift = p->input1_shift = p->input2_shift = p->output_shift = 0;
 }
 
+// MEAN's parameters as mode onnx takes them (mean_lower.cpp): the
+// multiplier a float32's bits, shift -1.
+inline void make_onnx_mean(MeanParams* p) {
+  p->multiplier = static_cast<int32_t>(bits_of_float(real_multiplier(p->multiplier, p->shift)));
+  p->shift = -1;
+}
+
 // Whether `variant`'s sweep runs mode onnx too: the weighted families and
 // ADD and SUB, when the variant and its reference both have the mode.
 inline bool sweeps_onnx(const KernelDescriptor& variant, Family family) {
-  return (has_channel_quant(family) || is_add_sub(family)) &&
+  return (has_channel_quant(family) || is_add_sub(family) || family == Family::kMean) &&
          kernel_has_onnx_rounding(variant.name) &&
          kernel_has_onnx_rounding(family_reference(family)->name);
 }
@@ -1330,6 +1387,10 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       if (is_add_sub(drawn.family)) {
         onnx_case = drawn;
         make_onnx_add_sub(&onnx_case.p.add_sub);
+        run = &onnx_case;
+      } else if (drawn.family == Family::kMean) {
+        onnx_case = drawn;
+        make_onnx_mean(&onnx_case.p.mean);
         run = &onnx_case;
       } else {
         make_onnx_quant(placed_quant(ws.quant, drawn), drawn.channels);
@@ -1371,7 +1432,7 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       out->detail.field("bytes_differing", differing).field("first_at", first);
       out->detail.field("channel", channel).field("expected", expected[first]);
       out->detail.field("got", actual[first]);
-      if (!is_pool(c.family) && c.family != Family::kSoftmax) {  // no channel constants
+      if (!takes_one_input(c.family) && c.family != Family::kSoftmax) {  // no channel constants
         out->detail.field("bias", q.bias);
         out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
       }

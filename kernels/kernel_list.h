@@ -80,7 +80,8 @@
   X(avg_pool2d_s8_onnx_sum16) \
   X(avg_pool2d_s8_onnx_mve) \
   X(mean_s8_planes) \
-  X(mean_s8_planes_mve)
+  X(mean_s8_planes_mve) \
+  X(quantize_f32_s8_estimate)
 // clang-format on
 
 namespace tinyaot {

@@ -55,6 +55,7 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "add_s8_flat",
     "sub_s8_flat",
     "quantize_f32_s8_ref",
+    "quantize_f32_s8_estimate",
     "dequantize_s8_f32_ref",
     "copy_s8",
     "pad_s8_ref",

@@ -44,6 +44,7 @@
 #include "kernels/mean/mean.h"
 #include "kernels/onnx_kernels.h"
 #include "kernels/pooling/pooling.h"
+#include "kernels/quantize/quantize.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/softmax/softmax_table.h"
 #include "kernels/transpose_conv/transpose_conv.h"
@@ -140,6 +141,7 @@ enum class Family : uint8_t {
   kSoftmax,
   kAvgPoolOnnx,  // AVERAGE_POOL_2D in mode onnx: onnxruntime's float32 chain
   kMean,
+  kQuantize,  // float32 -> int8
   kNone
 };
 
@@ -154,8 +156,11 @@ inline bool is_pool(Family family) {
   return family == Family::kAvgPool || family == Family::kMaxPool || family == Family::kAvgPoolOnnx;
 }
 
-// One int8 input, its constants (if any) in the params: pooling, MEAN.
-inline bool takes_one_input(Family family) { return is_pool(family) || family == Family::kMean; }
+// One input, its constants (if any) in the params: pooling, MEAN,
+// QUANTIZE (float32).
+inline bool takes_one_input(Family family) {
+  return is_pool(family) || family == Family::kMean || family == Family::kQuantize;
+}
 
 inline const KernelDescriptor* family_reference(Family family) {
   switch (family) {
@@ -185,6 +190,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_avg_pool2d_s8_onnx;
     case Family::kMean:
       return &kernel_mean_s8_ref;
+    case Family::kQuantize:
+      return &kernel_quantize_f32_s8_ref;
     case Family::kNone:
       break;
   }
@@ -205,7 +212,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kBatchMatmul,
                              Family::kSoftmax,
                              Family::kAvgPoolOnnx,
-                             Family::kMean};
+                             Family::kMean,
+                             Family::kQuantize};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -233,6 +241,7 @@ struct Case {
     Pool2dParams pool;
     AvgPool2dOnnxParams pool_onnx;
     MeanParams mean;
+    QuantizeParams quantize;
     TransposeConvParams tconv;
     BatchMatmulParams bmm;
     SoftmaxCase softmax;
@@ -611,6 +620,52 @@ inline bool draw_mean(Random& r, Case* c) {
   return true;
 }
 
+// QUANTIZE float32 -> int8: a scale over the whole exponent range or a
+// typical one (fill_quantize_input draws the floats).
+inline bool draw_quantize(Random& r, Case* c) {
+  QuantizeParams& p = c->p.quantize;
+  p = QuantizeParams{};
+  p.size = r.uniform(1, int32_t(kTypicalInputBytes / 4));
+  const int32_t exponent = r.one_in(4) ? r.uniform(-140, 120) : r.uniform(-12, 2);
+  const float power = exponent < -126 ? float_of_bits(1u << (exponent + 149))
+                                      : float_of_bits(static_cast<uint32_t>(exponent + 127) << 23);
+  const float significand =
+      r.one_in(4) ? 1.0f : 1.0f + static_cast<float>(r.uniform(0, (1 << 23) - 1)) * 0x1p-23f;
+  p.scale = exponent < -126 ? power : significand * power;
+  p.zero_point = r.uniform(-128, 127);
+  c->input_bytes = uint32_t(p.size) * 4;
+  c->filter_bytes = 0;
+  c->channels = 1;
+  c->output_bytes = uint32_t(p.size);
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
+// QUANTIZE's floats: mostly q = x / scale near the int8 range, on ties
+// k + 1/2 and a few float32 steps off them, the rest any bits (zeros,
+// subnormals, infinities, NaNs, the saturated).
+inline void fill_quantize_input(Random& r, Workspace& ws, const Case& c) {
+  const float scale = c.p.quantize.scale;
+  auto* input = reinterpret_cast<uint8_t*>(input_of(ws, c));
+  for (int32_t i = 0; i < c.p.quantize.size; ++i) {
+    uint32_t bits;
+    const int32_t kind = r.uniform(0, 7);
+    if (kind <= 2) {  // on or next to a tie
+      bits = bits_of_float((static_cast<float>(r.uniform(-300, 300)) + 0.5f) * scale) +
+             static_cast<uint32_t>(kind == 0 ? 0 : r.uniform(-4, 4));
+    } else if (kind <= 5) {  // anywhere in the int8 range and past it
+      const float steps = static_cast<float>(r.uniform(-400000, 400000)) * 0.001f;
+      bits = bits_of_float(steps * scale);
+    } else if (kind == 6) {
+      bits = r.one_in(2) ? 0u : 0x80000000u;
+    } else {
+      bits = static_cast<uint32_t>(r.uniform(INT32_MIN, INT32_MAX));
+    }
+    memcpy(input + 4 * i, &bits, sizeof bits);
+  }
+}
+
 // AVERAGE_POOL_2D in mode onnx: the windows above, a scale drawn to reach
 // the float32 chain's corners (onnx_average.h): powers of two, scales
 // spread over the whole exponent range (the step's bound holds for
@@ -830,6 +885,8 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_avg_pool_onnx(r, c);
     case Family::kMean:
       return draw_mean(r, c);
+    case Family::kQuantize:
+      return draw_quantize(r, c);
     case Family::kTransposeConv:
       return draw_transpose_conv(r, c);
     case Family::kBatchMatmul:
@@ -1130,6 +1187,12 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kQuantize: {
+      const QuantizeParams& p = c.p.quantize;
+      t->field("size", p.size).field("scale_bits", bits_of_float(p.scale));
+      t->field("zero_point", p.zero_point);
+      return;
+    }
     case Family::kMean: {
       const MeanParams& p = c.p.mean;
       t->field("rank", p.rank).field("dim0", p.dims[0]).field("dim1", p.dims[1]);
@@ -1262,6 +1325,7 @@ inline Fill fill_case(const KernelDescriptor& variant, uint32_t index, Random& r
   for (uint32_t o = 0; o < c->channels; ++o) quant[o] = draw_channel_quant(r);
   if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
   if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) return Fill::kRedraw;
+  if (family == Family::kQuantize) fill_quantize_input(r, ws, *c);
   const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
   const Status ref_status =
       validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
@@ -1364,7 +1428,8 @@ inline void make_onnx_mean(MeanParams* p) {
 // Whether `variant`'s sweep runs mode onnx too: the weighted families and
 // ADD and SUB, when the variant and its reference both have the mode.
 inline bool sweeps_onnx(const KernelDescriptor& variant, Family family) {
-  return (has_channel_quant(family) || is_add_sub(family) || family == Family::kMean) &&
+  return (has_channel_quant(family) || is_add_sub(family) || family == Family::kMean ||
+          family == Family::kQuantize) &&
          kernel_has_onnx_rounding(variant.name) &&
          kernel_has_onnx_rounding(family_reference(family)->name);
 }

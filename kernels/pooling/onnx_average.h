@@ -85,7 +85,10 @@ class OnnxPoolChain {
   int8_t output(float sum, int32_t count) const {
     const float average = sum / static_cast<float>(count);
     const float shifted = average / scale_ + static_cast<float>(zero_point_);
-    return static_cast<int8_t>(round_half_to_even(clamp_float(shifted, lo_, hi_)));
+    const float rounded = round_half_to_even(clamp_float(shifted, lo_, hi_));
+    // NaN (an infinite term: scales past 2^100 only) converts to 0, as
+    // Arm's VCVT and the soft-float conversion do; C++ leaves it undefined.
+    return static_cast<int8_t>(rounded == rounded ? rounded : 0.0f);
   }
 
   // The chain over one channel of a window, its cells in memory order

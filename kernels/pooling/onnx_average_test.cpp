@@ -88,8 +88,8 @@ Tally check_every_sum(int32_t n, float scale, int32_t zero_point) {
 }
 
 TEST(OnnxAverageStep, EqualsTheChainForEverySumOfSmallCounts) {
-  const float scales[] = {1.0f, 0.0039215689f, 0.5f, 3.0517578e-5f, 0.1234567f, 7.0f};
-  const int32_t zero_points[] = {-128, 0, 127, -37};
+  const float scales[] = {1.0f, 0.0039215689f, 3.0517578e-5f, 0.1234567f};
+  const int32_t zero_points[] = {-128, 127, -37};
   for (int32_t n = 1; n <= 48; ++n) {
     for (float scale : scales)
       for (int32_t z : zero_points) check_every_sum(n, scale, z);

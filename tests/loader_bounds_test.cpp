@@ -376,14 +376,14 @@ std::vector<Regression> regressions() {
        KernelId::add_s8_ref, Status::kOperandsOverlap, "overlaps output 0"},
       // A float input the quantizer reads as words, at an odd offset.
       {"quantize-float-input-misaligned", Core::kCortexM0, quantize_model, 0,
-       KernelId::quantize_f32_s8_ref,
+       KernelId::quantize_f32_s8_estimate,
        [](TaoEditor& e, uint32_t op) {
          BufferRef in = operand(e, op, 0);
          in.offset =
              in.offset + in.bytes + 2 <= e.header().arena_bytes ? in.offset + 2 : in.offset - 2;
          set_operand(e, op, 0, in);
        },
-       KernelId::quantize_f32_s8_ref, Status::kMisaligned, "is not 4-byte aligned"},
+       KernelId::quantize_f32_s8_estimate, Status::kMisaligned, "is not 4-byte aligned"},
   };
 }
 
@@ -555,12 +555,13 @@ TEST(OperandOverlap, AnOutputOnAnUndeclaredInputIsRefused) {
 TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   // QUANTIZE reads its float input as words; DEQUANTIZE writes words.
   EXPECT_EQ(kernel_quantize_f32_s8_ref.word_aligned_inputs, operand_bit(0));
+  EXPECT_EQ(kernel_quantize_f32_s8_estimate.word_aligned_inputs, operand_bit(0));
   EXPECT_EQ(kernel_dequantize_s8_f32_ref.word_aligned_outputs, operand_bit(0));
   EXPECT_EQ(kernel_softmax_s8_ref.word_aligned_inputs, operand_bit(1));
   TaoEditor e{compile_for(quantize_model(), Core::kCortexM0)};
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
   const uint32_t op = 0;
-  ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_ref");
+  ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_estimate");
   for (const uint32_t shift : {1u, 2u, 3u}) {
     TaoEditor moved = e;
     BufferRef in = operand(moved, op, 0);
@@ -569,7 +570,7 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
     set_operand(moved, op, 0, in);
     moved.fix_checksum();
     EXPECT_EQ(load(moved.bytes), Status::kMisaligned) << shift << "\n" << log_lines();
-    EXPECT_TRUE(contains(log_lines(), "(quantize_f32_s8_ref): input 0 at arena offset"))
+    EXPECT_TRUE(contains(log_lines(), "(quantize_f32_s8_estimate): input 0 at arena offset"))
         << log_lines();
   }
 }

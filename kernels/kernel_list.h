@@ -76,7 +76,12 @@
   X(transpose_conv_s8_mve) \
   X(batch_matmul_s8_mve) \
   X(softmax_s8_mve) \
-  X(avg_pool2d_s8_onnx)
+  X(avg_pool2d_s8_onnx) \
+  X(avg_pool2d_s8_onnx_sum16) \
+  X(avg_pool2d_s8_onnx_mve) \
+  X(mean_s8_planes) \
+  X(mean_s8_planes_mve) \
+  X(quantize_f32_s8_estimate)
 // clang-format on
 
 namespace tinyaot {

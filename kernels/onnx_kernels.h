@@ -12,7 +12,8 @@
 //   softmax variants (TFLite's arithmetic; in mode onnx add_s8_flat and
 //   sub_s8_flat run four lanes a step when built for MVE, add_sub_onnx.h);
 // - the other average pooling variants: TFLite's integer average (mode
-//   onnx takes avg_pool2d_s8_onnx, or MEAN for a global average);
+//   onnx takes the avg_pool2d_s8_onnx family, onnxruntime's float32 chain
+//   (kernels/pooling/onnx_average.h), or MEAN for a global average);
 // - mul, softmax, maximum, minimum: onnxruntime computes them as float32
 //   chains these kernels do not have.
 // Freestanding: used by the loader on the device and by the compiler.
@@ -45,12 +46,17 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "fully_connected_s8_mve",
     "transpose_conv_s8_mve",
     "mean_s8_ref",
+    "mean_s8_planes",
+    "mean_s8_planes_mve",
     "avg_pool2d_s8_onnx",
+    "avg_pool2d_s8_onnx_sum16",
+    "avg_pool2d_s8_onnx_mve",
     "add_s8_ref",
     "sub_s8_ref",
     "add_s8_flat",
     "sub_s8_flat",
     "quantize_f32_s8_ref",
+    "quantize_f32_s8_estimate",
     "dequantize_s8_f32_ref",
     "copy_s8",
     "pad_s8_ref",

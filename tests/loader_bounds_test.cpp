@@ -389,7 +389,7 @@ std::vector<Regression> regressions() {
        KernelId::add_s8_ref, Status::kOperandsOverlap, "overlaps output 0"},
       // A float input the quantizer reads as words, at an odd offset.
       {"quantize-float-input-misaligned", Core::kCortexM0, quantize_model, 0,
-       KernelId::quantize_f32_s8_ref,
+       KernelId::quantize_f32_s8_estimate,
        [](TaoEditor& e, uint32_t op) {
          const uint32_t room = move_quantize_output_away(e, op);
          BufferRef in = operand(e, op, 0);
@@ -397,7 +397,7 @@ std::vector<Regression> regressions() {
          in.offset += 2;
          set_operand(e, op, 0, in);
        },
-       KernelId::quantize_f32_s8_ref, Status::kMisaligned, "is not 4-byte aligned"},
+       KernelId::quantize_f32_s8_estimate, Status::kMisaligned, "is not 4-byte aligned"},
   };
 }
 
@@ -571,8 +571,8 @@ TEST(OperandOverlap, AnOutputOnAnUndeclaredInputIsRefused) {
 TEST(OperandOverlap, ANarrowingOutputLiesOnlyOnTheStartOfItsInput) {
   TaoEditor e{compile_for(quantize_model(), Core::kCortexM0)};
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
-  ASSERT_EQ(variant_of(e, 0), "quantize_f32_s8_ref");
-  EXPECT_EQ(kernel_quantize_f32_s8_ref.in_place_inputs, operand_bit(0));
+  ASSERT_EQ(variant_of(e, 0), "quantize_f32_s8_estimate");
+  EXPECT_EQ(kernel_quantize_f32_s8_estimate.in_place_inputs, operand_bit(0));
   const BufferRef x = operand(e, 0, 0), y = operand(e, 0, 1);
   EXPECT_EQ(y.offset, x.offset);
   EXPECT_EQ(x.bytes, 4 * y.bytes);
@@ -583,19 +583,21 @@ TEST(OperandOverlap, ANarrowingOutputLiesOnlyOnTheStartOfItsInput) {
     set_operand(moved, 0, 1, inside);
     moved.fix_checksum();
     EXPECT_EQ(load(moved.bytes), Status::kOperandsOverlap) << shift;
-    EXPECT_TRUE(contains(log_lines(), "operation 0 (quantize_f32_s8_ref): input 0")) << log_lines();
+    EXPECT_TRUE(contains(log_lines(), "operation 0 (quantize_f32_s8_estimate): input 0"))
+        << log_lines();
   }
 }
 
 TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   // QUANTIZE reads its float input as words; DEQUANTIZE writes words.
   EXPECT_EQ(kernel_quantize_f32_s8_ref.word_aligned_inputs, operand_bit(0));
+  EXPECT_EQ(kernel_quantize_f32_s8_estimate.word_aligned_inputs, operand_bit(0));
   EXPECT_EQ(kernel_dequantize_s8_f32_ref.word_aligned_outputs, operand_bit(0));
   EXPECT_EQ(kernel_softmax_s8_ref.word_aligned_inputs, operand_bit(1));
   TaoEditor e{compile_for(quantize_model(), Core::kCortexM0)};
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
   const uint32_t op = 0;
-  ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_ref");
+  ASSERT_EQ(variant_of(e, op), "quantize_f32_s8_estimate");
   const uint32_t room = move_quantize_output_away(e, op);
   for (const uint32_t shift : {1u, 2u, 3u}) {
     TaoEditor moved = e;
@@ -605,7 +607,7 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
     set_operand(moved, op, 0, in);
     moved.fix_checksum();
     EXPECT_EQ(load(moved.bytes), Status::kMisaligned) << shift << "\n" << log_lines();
-    EXPECT_TRUE(contains(log_lines(), "(quantize_f32_s8_ref): input 0 at arena offset"))
+    EXPECT_TRUE(contains(log_lines(), "(quantize_f32_s8_estimate): input 0 at arena offset"))
         << log_lines();
   }
 }

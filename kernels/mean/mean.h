@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tinyaot/kernel_abi.h"
+#include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
@@ -28,7 +29,20 @@ struct MeanParams {
   int32_t shift;
 };
 
+// The case of mean_s8_planes: the average of each channel over planes of
+// at most 256 cells, the channels innermost ([cells, channels], or
+// [batches, cells, channels]): a global average pool.
+constexpr int32_t kMeanPlanesMaxCells = 256;
+TINYAOT_LOAD_TIME inline bool is_mean_planes_case(const MeanParams& p) {
+  return ((p.rank == 2 && p.reduced_mask == 1u) || (p.rank == 3 && p.reduced_mask == 2u)) &&
+         p.count <= kMeanPlanesMaxCells;
+}
+
 // Operands: input s8 [dims...] -> output s8 [the kept dims].
 extern const KernelDescriptor kernel_mean_s8_ref;
+// The reference's arithmetic over planes, channels summed as
+// avg_pool2d_s8_sum16 and avg_pool2d_s8_mve sum them (mean_s8_planes.cpp).
+extern const KernelDescriptor kernel_mean_s8_planes;
+extern const KernelDescriptor kernel_mean_s8_planes_mve;
 
 }  // namespace tinyaot

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kernels/common/lower_helpers.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/lowerings.h"
 #include "kernels/mean/mean.h"
 
@@ -28,6 +29,27 @@ QuantizedMultiplier fold_count(QuantizedMultiplier q, int64_t count) {
   q.shift -= shift;
   return q;
 }
+
+// Rough instructions per cell: the reference's odometer walk about 10, the
+// planes' word sums about 1 (avg_pool2d_s8_sum16's), plus about 12 an
+// output for the step.
+uint64_t cells_of(const MeanParams& p) {
+  uint64_t cells = 1;
+  for (int32_t i = 0; i < p.rank; ++i) cells *= uint64_t(p.dims[i]);
+  return cells;
+}
+uint64_t outputs_of(const MeanParams& p) { return cells_of(p) / uint64_t(p.count); }
+
+uint64_t reference_cost(const MeanParams& p) { return 10 * cells_of(p) + 12 * outputs_of(p); }
+uint64_t planes_cost(const MeanParams& p) { return cells_of(p) + 12 * outputs_of(p); }
+// MVE: 16 channels a block, about 6 instructions per cell.
+uint64_t planes_mve_cost(const MeanParams& p) { return cells_of(p) / 3 + 12 * outputs_of(p); }
+
+const VariantCandidate<MeanParams> kMeanVariants[] = {
+    {KernelId::mean_s8_ref, nullptr, reference_cost},
+    {KernelId::mean_s8_planes, is_mean_planes_case, planes_cost},
+    {KernelId::mean_s8_planes_mve, is_mean_planes_case, planes_mve_cost},
+};
 
 }  // namespace
 
@@ -104,7 +126,7 @@ LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target&
     params.shift = q.shift;
   }
 
-  LoweredOp lowered = make_lowered(KernelId::mean_s8_ref, params);
+  LoweredOp lowered = make_lowered(choose_variant(kMeanVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;

@@ -3,32 +3,11 @@
 // sums its cells directly, so no scratch is needed: int32 addition wraps the
 // same in any order.
 #include "kernels/common/output_step.h"
-#include "kernels/common/validate.h"
 #include "kernels/mean/mean.h"
-#include "tinyaot/load_time.h"
+#include "kernels/mean/mean_validate.h"
 
 namespace tinyaot {
 namespace {
-
-TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                                  const OperandView* outputs, uint32_t num_outputs) {
-  const auto& p = *static_cast<const MeanParams*>(raw);
-  if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
-  if (p.rank < 1 || p.rank > kMeanMaxRank) return Status::kBadParams;
-  if ((p.reduced_mask >> p.rank) != 0) return Status::kBadParams;
-  const int64_t total = checked_elements(p.dims, static_cast<uint32_t>(p.rank));
-  if (total < 0) return Status::kBadParams;
-  int64_t reduced = 1;
-  for (int32_t i = 0; i < p.rank; ++i) {
-    if ((p.reduced_mask >> i) & 1u) reduced *= p.dims[i];
-  }
-  if (p.count != reduced || inputs[0].bytes != total || outputs[0].bytes != total / reduced)
-    return Status::kBadParams;
-  if (p.input_zero_point < -128 || p.input_zero_point > 127 || p.output_zero_point < -128 ||
-      p.output_zero_point > 127 || p.multiplier < 0 || !is_shift(p.shift))
-    return Status::kBadParams;
-  return Status::kOk;
-}
 
 // Row-major strides of the kept and of the reduced dimensions, each group
 // in input order.
@@ -118,7 +97,7 @@ const KernelDescriptor kernel_mean_s8_ref = {
     "input:s8[dims] -> output:s8[kept dims]; params=MeanParams{rank,dims[6],reduced_mask,count,"
     "input_zero_point,output_zero_point,multiplier,shift}",
     run,
-    validate,
+    validate_mean,
     nullptr,
 };
 

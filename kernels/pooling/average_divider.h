@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "kernels/pooling/pool_walk.h"
+
 namespace tinyaot {
 
 constexpr int32_t kReciprocalShift = 24;
@@ -54,6 +56,30 @@ class AverageDivider {
  private:
   int32_t count_ = 0, half_ = 0;
   uint32_t reciprocal_ = 0;
+};
+
+// TFLite's output step: the rounded average above, clamped
+// to the activation range. (With the range all of int8, as in every model
+// we know, the clamp changes nothing; a loop without it would run a few
+// instructions less per output, a second copy of the whole pooling loop,
+// which costs more flash than it saves time: the outputs are few beside
+// the cells summed.) kSmallCounts: only counts within the reciprocal's
+// range.
+template <bool kSmallCounts>
+class TfliteAverageStep {
+ public:
+  explicit TfliteAverageStep(const Pool2dParams& p) : act_min_(p.act_min), act_max_(p.act_max) {}
+  void set_count(int32_t count) { divider_.set_count(count); }
+  int8_t output(int32_t sum, const PoolWindow& /*w*/, int32_t /*channel*/) const {
+    int32_t value = divider_.average<kSmallCounts>(sum);
+    value = value < act_min_ ? act_min_ : value;
+    value = value > act_max_ ? act_max_ : value;
+    return static_cast<int8_t>(value);
+  }
+
+ private:
+  AverageDivider divider_;
+  int32_t act_min_, act_max_;
 };
 
 }  // namespace tinyaot

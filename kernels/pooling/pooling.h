@@ -41,6 +41,12 @@ struct AvgPool2dOnnxParams {
   "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"     \
   "stride_h,stride_w,pad_top,pad_left,act_min,act_max}"
 
+// The onnx average pooling variants' operands and params.
+#define TINYAOT_AVG_POOL2D_ONNX_SIGNATURE                                                         \
+  "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; " \
+  "params=AvgPool2dOnnxParams{pool{batches,input_h,input_w,channels,output_h,output_w,filter_h,"  \
+  "filter_w,stride_h,stride_w,pad_top,pad_left,act_min,act_max},scale_bits,zero_point}"
+
 // Operands: input s8 [batches, input_h, input_w, channels]
 // -> output s8 [batches, output_h, output_w, channels].
 extern const KernelDescriptor kernel_avg_pool2d_s8_ref;
@@ -51,8 +57,12 @@ extern const KernelDescriptor kernel_avg_pool2d_s8_sum32;
 extern const KernelDescriptor kernel_max_pool2d_s8_words;
 // MVE, 16 channels a vector (pool2d_s8_mve.cpp).
 extern const KernelDescriptor kernel_avg_pool2d_s8_mve;  // windows of at most 256 cells
-// onnxruntime's QLinearAveragePool (avg_pool2d_s8_onnx.cpp).
-extern const KernelDescriptor kernel_avg_pool2d_s8_onnx;
 extern const KernelDescriptor kernel_max_pool2d_s8_mve;
+// onnxruntime's QLinearAveragePool: its float32 chain for every output
+// (avg_pool2d_s8_onnx.cpp), and from 16-bit window sums, windows of at
+// most 256 cells (onnx_average.h; avg_pool2d_s8_sum.cpp, pool2d_s8_mve.cpp).
+extern const KernelDescriptor kernel_avg_pool2d_s8_onnx;
+extern const KernelDescriptor kernel_avg_pool2d_s8_onnx_sum16;
+extern const KernelDescriptor kernel_avg_pool2d_s8_onnx_mve;
 
 }  // namespace tinyaot

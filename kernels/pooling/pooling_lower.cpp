@@ -7,6 +7,7 @@
 #include "kernels/common/padding.h"
 #include "kernels/common/variant_choice.h"
 #include "kernels/lowerings.h"
+#include "kernels/pooling/onnx_average.h"
 #include "kernels/pooling/pool_cases.h"
 #include "kernels/pooling/pooling.h"
 
@@ -95,6 +96,25 @@ const VariantCandidate<Pool2dParams> kAveragePoolVariants[] = {
     {KernelId::avg_pool2d_s8_mve, is_avg_pool2d_sum16_case, mve_average_cost},
 };
 
+// onnxruntime's chain: the reference runs it per cell (soft-float calls
+// without an FPU, about 10 FPU instructions with one); the variants sum as
+// sum16 and avg_pool2d_s8_mve do and finish each output in about 16.
+uint64_t onnx_reference_cost(const AvgPool2dOnnxParams& p) {
+  return 12 * cell_visits(p.pool) + 20 * outputs(p.pool);
+}
+uint64_t onnx_sum16_cost(const AvgPool2dOnnxParams& p) {
+  return cell_visits(p.pool) + 16 * outputs(p.pool);
+}
+uint64_t onnx_mve_cost(const AvgPool2dOnnxParams& p) {
+  return cell_visits(p.pool) / 3 + 12 * outputs(p.pool);
+}
+
+const VariantCandidate<AvgPool2dOnnxParams> kOnnxAveragePoolVariants[] = {
+    {KernelId::avg_pool2d_s8_onnx, nullptr, onnx_reference_cost},
+    {KernelId::avg_pool2d_s8_onnx_sum16, is_avg_pool2d_onnx_sum_case, onnx_sum16_cost},
+    {KernelId::avg_pool2d_s8_onnx_mve, is_avg_pool2d_onnx_sum_case, onnx_mve_cost},
+};
+
 const VariantCandidate<Pool2dParams> kMaxPoolVariants[] = {
     {KernelId::max_pool2d_s8_ref, nullptr, reference_cost},
     {KernelId::max_pool2d_s8_words, nullptr, max_words_cost},
@@ -128,7 +148,8 @@ LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Ta
     require(scale_bits.has_value() && input.quant.scale() > 0.0f, op,
             "the input scale must be a positive float32");
     AvgPool2dOnnxParams params{pool, *scale_bits, input.quant.zero_point()};
-    LoweredOp lowered = make_lowered(KernelId::avg_pool2d_s8_onnx, params);
+    LoweredOp lowered =
+        make_lowered(choose_variant(kOnnxAveragePoolVariants, params, target), params);
     lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
     lowered.outputs = {op.outputs[0]};
     return lowered;

@@ -18,6 +18,9 @@ struct QuantizeParams {
 // Operands: input f32 [size] -> output s8 [size]:
 //   out = clamp(round_half_away_from_zero(in / scale) + zero_point).
 extern const KernelDescriptor kernel_quantize_f32_s8_ref;
+// The same without float arithmetic on cores without an FPU
+// (quantize_f32_s8_estimate.cpp).
+extern const KernelDescriptor kernel_quantize_f32_s8_estimate;
 
 // Operands: input s8 [size] -> output f32 [size]: out = scale * (in - zero_point).
 extern const KernelDescriptor kernel_dequantize_s8_f32_ref;

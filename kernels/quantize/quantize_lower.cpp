@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/common/lower_helpers.h"
+#include "kernels/common/variant_choice.h"
 #include "kernels/lowerings.h"
 #include "kernels/quantize/quantize.h"
 
@@ -31,13 +32,25 @@ QuantizeParams float_conversion_params(const Tensor& float_side, const Tensor& i
   return params;
 }
 
+// Rough instructions an element without an FPU: the reference's soft-float
+// division about 800, the estimate about 50. With an FPU the estimate
+// variant runs the reference's chain itself, so taking it on every core
+// (the ISA class does not say whether there is an FPU) costs nothing.
+uint64_t reference_cost(const QuantizeParams& p) { return 800 * uint64_t(p.size); }
+uint64_t estimate_cost(const QuantizeParams& p) { return 50 * uint64_t(p.size); }
+
+const VariantCandidate<QuantizeParams> kQuantizeVariants[] = {
+    {KernelId::quantize_f32_s8_ref, nullptr, reference_cost},
+    {KernelId::quantize_f32_s8_estimate, nullptr, estimate_cost},
+};
+
 }  // namespace
 
 LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
   if (input.dtype == DType::kInt8) return lower_requantize(graph, op, target);
   const QuantizeParams params = float_conversion_params(input, output_tensor(graph, op), op);
-  LoweredOp lowered = make_lowered(KernelId::quantize_f32_s8_ref, params);
+  LoweredOp lowered = make_lowered(choose_variant(kQuantizeVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;

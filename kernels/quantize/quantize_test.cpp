@@ -106,7 +106,7 @@ TEST(QuantizeLowering, DispatchesOnInputType) {
   op.type = OpType::kQuantize;
   op.inputs = {0};
   op.outputs = {1};
-  EXPECT_EQ(lower_quantize(graph, op, Target{}).kernel, KernelId::quantize_f32_s8_ref);
+  EXPECT_EQ(lower_quantize(graph, op, Target{}).kernel, KernelId::quantize_f32_s8_estimate);
   op.inputs = {1};
   op.outputs = {2};
   EXPECT_EQ(lower_quantize(graph, op, Target{}).kernel, KernelId::lut_s8_ref);

@@ -41,8 +41,10 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "kernels/mean/mean.h"
 #include "kernels/onnx_kernels.h"
 #include "kernels/pooling/pooling.h"
+#include "kernels/quantize/quantize.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/softmax/softmax_table.h"
 #include "kernels/transpose_conv/transpose_conv.h"
@@ -137,6 +139,9 @@ enum class Family : uint8_t {
   kTransposeConv,
   kBatchMatmul,
   kSoftmax,
+  kAvgPoolOnnx,  // AVERAGE_POOL_2D in mode onnx: onnxruntime's float32 chain
+  kMean,
+  kQuantize,  // float32 -> int8
   kNone
 };
 
@@ -148,7 +153,13 @@ inline bool is_binary(Family family) { return is_add_sub(family) || family == Fa
 
 // Pooling: one int8 input, no constants.
 inline bool is_pool(Family family) {
-  return family == Family::kAvgPool || family == Family::kMaxPool;
+  return family == Family::kAvgPool || family == Family::kMaxPool || family == Family::kAvgPoolOnnx;
+}
+
+// One input, its constants (if any) in the params: pooling, MEAN,
+// QUANTIZE (float32).
+inline bool takes_one_input(Family family) {
+  return is_pool(family) || family == Family::kMean || family == Family::kQuantize;
 }
 
 inline const KernelDescriptor* family_reference(Family family) {
@@ -175,6 +186,12 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_batch_matmul_s8_ref;
     case Family::kSoftmax:
       return &kernel_softmax_s8_ref;
+    case Family::kAvgPoolOnnx:
+      return &kernel_avg_pool2d_s8_onnx;
+    case Family::kMean:
+      return &kernel_mean_s8_ref;
+    case Family::kQuantize:
+      return &kernel_quantize_f32_s8_ref;
     case Family::kNone:
       break;
   }
@@ -193,7 +210,10 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kMaxPool,
                              Family::kTransposeConv,
                              Family::kBatchMatmul,
-                             Family::kSoftmax};
+                             Family::kSoftmax,
+                             Family::kAvgPoolOnnx,
+                             Family::kMean,
+                             Family::kQuantize};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -219,6 +239,9 @@ struct Case {
     AddSubParams add_sub;
     MulParams mul;
     Pool2dParams pool;
+    AvgPool2dOnnxParams pool_onnx;
+    MeanParams mean;
+    QuantizeParams quantize;
     TransposeConvParams tconv;
     BatchMatmulParams bmm;
     SoftmaxCase softmax;
@@ -523,8 +546,7 @@ inline bool draw_pool_axis(Random& r, int32_t input, int32_t filter, int32_t max
 // as the classifier heads of kws, vww and resnet), and windows around 256
 // cells (the 16-bit sums' bound); channel counts below, at and across
 // whole words.
-inline bool draw_pool(Random& r, Case* c) {
-  Pool2dParams& p = c->p.pool;
+inline bool draw_pool_window(Random& r, Case* c, Pool2dParams& p) {
   p = Pool2dParams{};
   p.batches = r.one_in(4) ? 2 : 1;
   p.channels = r.one_in(2) ? r.pick(kDepths) : r.uniform(1, int32_t(kMaxChannels));
@@ -557,6 +579,108 @@ inline bool draw_pool(Random& r, Case* c) {
   c->output_bytes = uint32_t(p.batches * p.output_h * p.output_w * p.channels);
   c->row_length = 0;
   c->input_offset = 0;
+  return true;
+}
+
+inline bool draw_pool(Random& r, Case* c) { return draw_pool_window(r, c, c->p.pool); }
+
+inline uint32_t bits_of_float(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// MEAN: mostly global averages ([batches,] cells, channels reduced over
+// the cells, as the lowering shapes a global average pool), up to and
+// past 256 cells; sometimes the channels reduced instead. The multiplier
+// and shift as TFLite folds 1 / count in (mode onnx: make_onnx_mean).
+inline bool draw_mean(Random& r, Case* c) {
+  MeanParams& p = c->p.mean;
+  p = MeanParams{};
+  const int32_t batches = r.one_in(4) ? 2 : 1;
+  const int32_t cells = r.one_in(8) ? r.uniform(257, 300) : r.uniform(2, 256);
+  const int32_t channels = r.one_in(2) ? r.pick(kDepths) : r.uniform(2, int32_t(kMaxChannels));
+  p.rank = 0;
+  if (batches > 1) p.dims[p.rank++] = batches;
+  p.dims[p.rank++] = cells;
+  p.dims[p.rank++] = channels;
+  const bool channels_reduced = r.one_in(8);
+  p.reduced_mask = 1u << (p.rank - (channels_reduced ? 1 : 2));
+  p.count = channels_reduced ? channels : cells;
+  p.input_zero_point = r.uniform(-128, 127);
+  p.output_zero_point = r.uniform(-128, 127);
+  p.multiplier = r.uniform(1 << 30, INT32_MAX);
+  p.shift = r.uniform(-16, 0);
+  c->input_bytes = uint32_t(batches * cells * channels);
+  c->filter_bytes = 0;
+  c->channels = uint32_t(channels);  // unused constants, but failures name the channel
+  c->output_bytes = c->input_bytes / uint32_t(p.count);
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
+// QUANTIZE float32 -> int8: a scale over the whole exponent range or a
+// typical one (fill_quantize_input draws the floats).
+inline bool draw_quantize(Random& r, Case* c) {
+  QuantizeParams& p = c->p.quantize;
+  p = QuantizeParams{};
+  p.size = r.uniform(1, int32_t(kTypicalInputBytes / 4));
+  const int32_t exponent = r.one_in(4) ? r.uniform(-140, 120) : r.uniform(-12, 2);
+  const float power = exponent < -126 ? float_of_bits(1u << (exponent + 149))
+                                      : float_of_bits(static_cast<uint32_t>(exponent + 127) << 23);
+  const float significand =
+      r.one_in(4) ? 1.0f : 1.0f + static_cast<float>(r.uniform(0, (1 << 23) - 1)) * 0x1p-23f;
+  p.scale = exponent < -126 ? power : significand * power;
+  p.zero_point = r.uniform(-128, 127);
+  c->input_bytes = uint32_t(p.size) * 4;
+  c->filter_bytes = 0;
+  c->channels = 1;
+  c->output_bytes = uint32_t(p.size);
+  c->row_length = 0;
+  c->input_offset = 0;
+  return true;
+}
+
+// QUANTIZE's floats: mostly q = x / scale near the int8 range, on ties
+// k + 1/2 and a few float32 steps off them, the rest any bits (zeros,
+// subnormals, infinities, NaNs, the saturated).
+inline void fill_quantize_input(Random& r, Workspace& ws, const Case& c) {
+  const float scale = c.p.quantize.scale;
+  auto* input = reinterpret_cast<uint8_t*>(input_of(ws, c));
+  for (int32_t i = 0; i < c.p.quantize.size; ++i) {
+    uint32_t bits;
+    const int32_t kind = r.uniform(0, 7);
+    if (kind <= 2) {  // on or next to a tie
+      bits = bits_of_float((static_cast<float>(r.uniform(-300, 300)) + 0.5f) * scale) +
+             static_cast<uint32_t>(kind == 0 ? 0 : r.uniform(-4, 4));
+    } else if (kind <= 5) {  // anywhere in the int8 range and past it
+      const float steps = static_cast<float>(r.uniform(-400000, 400000)) * 0.001f;
+      bits = bits_of_float(steps * scale);
+    } else if (kind == 6) {
+      bits = r.one_in(2) ? 0u : 0x80000000u;
+    } else {
+      bits = static_cast<uint32_t>(r.uniform(INT32_MIN, INT32_MAX));
+    }
+    memcpy(input + 4 * i, &bits, sizeof bits);
+  }
+}
+
+// AVERAGE_POOL_2D in mode onnx: the windows above, a scale drawn to reach
+// the float32 chain's corners (onnx_average.h): powers of two, scales
+// spread over the whole exponent range (the step's bound holds for
+// [2^-90, 2^100], the chain runs alone outside it), and typical ones.
+inline bool draw_avg_pool_onnx(Random& r, Case* c) {
+  AvgPool2dOnnxParams& p = c->p.pool_onnx;
+  p = AvgPool2dOnnxParams{};
+  if (!draw_pool_window(r, c, p.pool)) return false;
+  const int32_t kind = r.uniform(0, 3);
+  const int32_t exponent = kind == 0 ? r.uniform(-120, 120) : r.uniform(-12, 2);
+  const float power = float_of_bits(static_cast<uint32_t>(exponent + 127) << 23);
+  const float significand =
+      kind == 1 ? 1.0f : 1.0f + static_cast<float>(r.uniform(0, (1 << 23) - 1)) * 0x1p-23f;
+  p.scale_bits = static_cast<int32_t>(bits_of_float(significand * power));
+  p.zero_point = r.uniform(-128, 127);
   return true;
 }
 
@@ -757,6 +881,12 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
     case Family::kAvgPool:
     case Family::kMaxPool:
       return draw_pool(r, c);
+    case Family::kAvgPoolOnnx:
+      return draw_avg_pool_onnx(r, c);
+    case Family::kMean:
+      return draw_mean(r, c);
+    case Family::kQuantize:
+      return draw_quantize(r, c);
     case Family::kTransposeConv:
       return draw_transpose_conv(r, c);
     case Family::kBatchMatmul:
@@ -874,7 +1004,7 @@ inline Operands operands_for(const KernelDescriptor* variant, Workspace& ws, con
   o.inputs[0] = {input_of(ws, c), c.input_bytes};
   o.inputs[1] = {filter_for(ws, c, quant), filter_bytes_for(ws, c, quant)};
   o.inputs[2] = {placed_quant(quant, c), uint32_t(c.channels * sizeof(ChannelQuant))};
-  o.num_inputs = is_pool(c.family)                                     ? 1
+  o.num_inputs = takes_one_input(c.family)                             ? 1
                  : is_binary(c.family) || c.family == Family::kSoftmax ? 2
                                                                        : 3;
   if (c.family == Family::kConv2d && quant == ws.variant_quant &&
@@ -1057,9 +1187,29 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("act_min", p.act_min).field("act_max", p.act_max);
       return;
     }
+    case Family::kQuantize: {
+      const QuantizeParams& p = c.p.quantize;
+      t->field("size", p.size).field("scale_bits", bits_of_float(p.scale));
+      t->field("zero_point", p.zero_point);
+      return;
+    }
+    case Family::kMean: {
+      const MeanParams& p = c.p.mean;
+      t->field("rank", p.rank).field("dim0", p.dims[0]).field("dim1", p.dims[1]);
+      t->field("dim2", p.dims[2]).field("reduced_mask", p.reduced_mask).field("count", p.count);
+      t->field("input_zero_point", p.input_zero_point);
+      t->field("output_zero_point", p.output_zero_point);
+      t->field("multiplier", p.multiplier).field("shift", p.shift);
+      return;
+    }
     case Family::kAvgPool:
-    case Family::kMaxPool: {
-      const Pool2dParams& p = c.p.pool;
+    case Family::kMaxPool:
+    case Family::kAvgPoolOnnx: {
+      const Pool2dParams& p = c.family == Family::kAvgPoolOnnx ? c.p.pool_onnx.pool : c.p.pool;
+      if (c.family == Family::kAvgPoolOnnx) {
+        t->field("scale_bits", c.p.pool_onnx.scale_bits);
+        t->field("zero_point", c.p.pool_onnx.zero_point);
+      }
       t->field("batches", p.batches).field("input_h", p.input_h).field("input_w", p.input_w);
       t->field("channels", p.channels).field("filter_h", p.filter_h);
       t->field("filter_w", p.filter_w).field("output_h", p.output_h);
@@ -1175,6 +1325,7 @@ inline Fill fill_case(const KernelDescriptor& variant, uint32_t index, Random& r
   for (uint32_t o = 0; o < c->channels; ++o) quant[o] = draw_channel_quant(r);
   if (r.one_in(16)) push_accumulators_to_wrap(r, c, ws);
   if (family == Family::kSoftmax && !fill_softmax_case(r, c, ws)) return Fill::kRedraw;
+  if (family == Family::kQuantize) fill_quantize_input(r, ws, *c);
   const Operands ref = operands_for(reference, ws, *c, ws.quant, ws.expected);
   const Status ref_status =
       validate_operation(*reference, &c->p, ref.inputs, ref.num_inputs, ref.outputs);
@@ -1240,12 +1391,6 @@ inline float real_multiplier(int32_t multiplier, int32_t shift) {
   return significand * float_of_bits(static_cast<uint32_t>(shift + 127) << 23);
 }
 
-inline uint32_t bits_of_float(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
 // The case's constants as mode onnx takes them: the real multiplier drawn
 // as for the other modes (onnx_requantize.h), with shift -1.
 inline void make_onnx_quant(ChannelQuant* quant, uint32_t channels) {
@@ -1276,10 +1421,18 @@ inline void make_onnx_add_sub(AddSubParams* p, int sign) {
       float_of_bits(static_cast<uint32_t>(p->input2_multiplier)), sc, sign);
 }
 
+// MEAN's parameters as mode onnx takes them (mean_lower.cpp): the
+// multiplier a float32's bits, shift -1.
+inline void make_onnx_mean(MeanParams* p) {
+  p->multiplier = static_cast<int32_t>(bits_of_float(real_multiplier(p->multiplier, p->shift)));
+  p->shift = -1;
+}
+
 // Whether `variant`'s sweep runs mode onnx too: the weighted families and
 // ADD and SUB, when the variant and its reference both have the mode.
 inline bool sweeps_onnx(const KernelDescriptor& variant, Family family) {
-  return (has_channel_quant(family) || is_add_sub(family)) &&
+  return (has_channel_quant(family) || is_add_sub(family) || family == Family::kMean ||
+          family == Family::kQuantize) &&
          kernel_has_onnx_rounding(variant.name) &&
          kernel_has_onnx_rounding(family_reference(family)->name);
 }
@@ -1302,6 +1455,10 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       if (is_add_sub(drawn.family)) {
         onnx_case = drawn;
         make_onnx_add_sub(&onnx_case.p.add_sub, drawn.family == Family::kSub ? -1 : 1);
+        run = &onnx_case;
+      } else if (drawn.family == Family::kMean) {
+        onnx_case = drawn;
+        make_onnx_mean(&onnx_case.p.mean);
         run = &onnx_case;
       } else {
         make_onnx_quant(placed_quant(ws.quant, drawn), drawn.channels);
@@ -1343,7 +1500,7 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
       out->detail.field("bytes_differing", differing).field("first_at", first);
       out->detail.field("channel", channel).field("expected", expected[first]);
       out->detail.field("got", actual[first]);
-      if (!is_pool(c.family) && c.family != Family::kSoftmax) {  // no channel constants
+      if (!takes_one_input(c.family) && c.family != Family::kSoftmax) {  // no channel constants
         out->detail.field("bias", q.bias);
         out->detail.field("multiplier", q.multiplier).field("shift", q.shift);
       }

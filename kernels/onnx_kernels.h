@@ -14,8 +14,10 @@
 // - the other average pooling variants: TFLite's integer average (mode
 //   onnx takes the avg_pool2d_s8_onnx family, onnxruntime's float32 chain
 //   (kernels/pooling/onnx_average.h), or MEAN for a global average);
-// - mul, softmax, maximum, minimum: onnxruntime computes them as float32
-//   chains these kernels do not have.
+// - mul_s8_fast, mul_s8_mve: TFLite's arithmetic (mode onnx takes
+//   mul_s8_ref, which runs QLinearMul's float32 chain, mul_onnx.h);
+// - softmax, maximum, minimum: onnxruntime computes them as float32 chains
+//   these kernels do not have.
 // Freestanding: used by the loader on the device and by the compiler.
 #pragma once
 
@@ -55,6 +57,7 @@ constexpr const char* kOnnxRoundingKernels[] = {
     "sub_s8_ref",
     "add_s8_flat",
     "sub_s8_flat",
+    "mul_s8_ref",
     "quantize_f32_s8_ref",
     "quantize_f32_s8_estimate",
     "dequantize_s8_f32_ref",

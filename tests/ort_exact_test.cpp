@@ -224,22 +224,51 @@ TEST(OrtExact, ClipBoundRoundsHalfToEven) {
 
 TEST(OrtExact, OperationsWithoutOnnxArithmeticAreRefusedByName) {
   Graph graph;
-  graph.tensors = {int8_tensor("a", {4}, 0.5f, 0), int8_tensor("b", {4}, 0.5f, 0),
-                   int8_tensor("c", {4}, 0.25f, 0)};
+  graph.tensors = {int8_tensor("a", {4}, 0.5f, 0), int8_tensor("c", {4}, 0.25f, 0)};
   Operation op;
-  op.type = OpType::kMul;
+  op.type = OpType::kSoftmax;
   op.source_index = 7;
-  op.inputs = {0, 1};
-  op.outputs = {2};
+  op.inputs = {0};
+  op.outputs = {1};
   try {
     lower_operation(graph, op, onnx_target());
-    FAIL() << "MUL lowered in mode onnx";
+    FAIL() << "SOFTMAX lowered in mode onnx";
   } catch (const CompileError& e) {
-    EXPECT_NE(std::string(e.what()).find("operation 7 (MUL): rounding mode onnx has no definition"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("operation 7 (SOFTMAX): rounding mode onnx has no definition"),
+        std::string::npos)
         << e.what();
   }
-  EXPECT_NO_THROW(lower_operation(graph, op, Target{}));  // tflm: TFLite's MUL
+}
+
+TEST(OrtExact, MulEqualsQLinearMul) {
+  Draw draw(59);
+  for (int c = 0; c < 400; ++c) {
+    const int32_t size = draw.uniform(1, 300);
+    const float sa = draw.scale(), sb = draw.one_in(3) ? sa : draw.scale();
+    const int32_t za = draw.zero_point(), zb = draw.zero_point(), zc = draw.zero_point();
+    // Output scales near the product's (ties of the chain) and anywhere.
+    const float sc = draw.one_in(2) ? std::ldexp(sa * sb, draw.uniform(-2, 8)) : draw.scale();
+    const std::vector<int8_t> a = random_int8(draw, size_t(size)),
+                              b = random_int8(draw, size_t(size));
+    Graph graph;
+    graph.tensors = {int8_tensor("a", {size}, sa, za), int8_tensor("b", {size}, sb, zb),
+                     int8_tensor("c", {size}, sc, zc)};
+    Operation op;
+    op.type = OpType::kMul;
+    op.inputs = {0, 1};
+    op.outputs = {2};
+    op.act_min = draw.one_in(3) ? zc : -128;
+    std::vector<int8_t> expected;
+    for (int32_t i = 0; i < size; ++i)
+      expected.push_back(ort::qlinear_mul(a[size_t(i)], sa, za, b[size_t(i)], sb, zb, sc, zc,
+                                          op.act_min, op.act_max));
+    const LoweredOp lowered = lower_operation(graph, op, onnx_target());
+    EXPECT_STREQ(find_kernel(static_cast<uint32_t>(lowered.kernel))->name, "mul_s8_ref");
+    const std::vector<int8_t> actual =
+        run_lowered_inputs(graph, lowered, {a, b}, uint32_t(size), Rounding::kOnnx);
+    ASSERT_EQ(actual, expected) << "case " << c;
+  }
 }
 
 }  // namespace

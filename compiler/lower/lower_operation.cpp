@@ -91,10 +91,6 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
 // tables in TFLite's arithmetic, where an ONNX model's become LOOKUP_TABLE.
 const char* missing_onnx_definition(OpType type) {
   switch (type) {
-    case OpType::kMul:
-      return "onnxruntime's QLinearMul is a float32 chain (both operands dequantized, "
-             "multiplied, divided by the output scale, rounded half to even) that needs "
-             "three scales, which MUL's parameters cannot carry yet";
     case OpType::kSoftmax:
       return "onnxruntime's QLinearSoftmax (a float32 exponential table and sum) is not "
              "implemented";

@@ -41,10 +41,14 @@ struct MulParams {
   int32_t input1_offset;
   int32_t input2_offset;
   int32_t output_offset;
-  int32_t output_multiplier;
-  int32_t output_shift;
+  int32_t output_multiplier;  // mode onnx: the output scale's float32 bits
+  int32_t output_shift;       // mode onnx: 0
   int32_t act_min;
   int32_t act_max;
+  // Mode onnx only (mul_onnx.h): the inputs' float32 scales as bits; 0 in
+  // TFLite's modes.
+  int32_t input1_scale_bits;
+  int32_t input2_scale_bits;
 };
 
 // MAXIMUM / MINIMUM: inputs and output share one quantization, so the raw
@@ -72,7 +76,8 @@ TINYAOT_LOAD_TIME Status validate_mul(const void* params, const OperandView* inp
 inline constexpr char kMulSignature[] =
     "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
     "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
-    "output_offset,output_multiplier,output_shift,act_min,act_max}";
+    "output_offset,output_multiplier,output_shift,act_min,act_max,input1_scale_bits,"
+    "input2_scale_bits}";
 
 // Every variant reads element i of both inputs before it writes element i
 // of the output, so either input may lie exactly on the output's bytes (an

@@ -297,6 +297,25 @@ LoweredOp lower_sub(const Graph& graph, const Operation& op, const Target& targe
 
 LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& target) {
   const BinaryOperands operands = binary_operands(graph, op);
+  if (target.rounding == Rounding::kOnnx) {
+    // QLinearMul's float32 chain (mul_onnx.h) takes the three scales
+    // themselves; the reference runs it.
+    MulParams params{};
+    params.shape = operands.shape;
+    params.input1_offset = -operands.input1.quant.zero_point();
+    params.input2_offset = -operands.input2.quant.zero_point();
+    params.output_offset = operands.output.quant.zero_point();
+    params.output_multiplier = *onnx_multiplier_bits(operands.output.quant.scale());
+    params.act_min = op.act_min;
+    params.act_max = op.act_max;
+    params.input1_scale_bits = *onnx_multiplier_bits(operands.input1.quant.scale());
+    params.input2_scale_bits = *onnx_multiplier_bits(operands.input2.quant.scale());
+    LoweredOp lowered = make_lowered(KernelId::mul_s8_ref, params);
+    lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
+                      LoweredOperand::of_tensor(op.inputs[1])};
+    lowered.outputs = {op.outputs[0]};
+    return lowered;
+  }
   const double real = static_cast<double>(operands.input1.quant.scale()) *
                       static_cast<double>(operands.input2.quant.scale()) /
                       static_cast<double>(operands.output.quant.scale());

@@ -1,9 +1,11 @@
 // Reference MUL: TFLite Micro's int8 MulElementwise / BroadcastMul, one
-// requantize of the product of the offset inputs.
+// requantize of the product of the offset inputs; in rounding mode onnx,
+// onnxruntime's QLinearMul float32 chain (mul_onnx.h).
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/elementwise/elementwise.h"
+#include "kernels/elementwise/mul_onnx.h"
 #include "tinyaot/load_time.h"
 
 namespace tinyaot {
@@ -34,8 +36,13 @@ Status run(const KernelArgs& args) {
   const auto* input1 = static_cast<const int8_t*>(args.inputs[0].data);
   const auto* input2 = static_cast<const int8_t*>(args.inputs[1].data);
   auto* output = static_cast<int8_t*>(args.outputs[0].data);
-  with_rounding(args.rounding, [&](auto mode) {
+  with_any_rounding(args.rounding, [&](auto mode) {
     constexpr Rounding R = decltype(mode)::value;
+    if constexpr (R == Rounding::kOnnx) {
+      broadcast_walk(p.shape, input1, input2, output,
+                     [&p](int8_t a, int8_t b) { return onnx_mul(a, b, p); });
+      return;
+    }
     broadcast_walk(p.shape, input1, input2, output, [&p](int8_t a, int8_t b) {
       const int32_t product = (a + p.input1_offset) * (b + p.input2_offset);
       return output_step<R>(product, 0, p.output_multiplier, p.output_shift, p.output_offset,

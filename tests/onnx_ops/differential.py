@@ -48,7 +48,7 @@ EXPECTED_REFUSALS = {
 # onnxruntime arithmetic the mode does not reproduce yet (kernels/onnx_kernels.h) are
 # refused by name rather than run in TFLite's arithmetic.
 ONNX_MODE_REFUSALS = {op: (kind, "rounding mode onnx has no definition of " + kind)
-                      for op, kind in (("Mul", "MUL"), ("Softmax", "SOFTMAX"))}
+                      for op, kind in (("Softmax", "SOFTMAX"),)}
 
 # (operator, activation type) -> (bound in steps, why), in rounding mode onnx: QLinearAdd
 # adds the output zero point in float32 before rounding, and for a uint8 model that zero

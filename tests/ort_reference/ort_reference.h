@@ -104,6 +104,17 @@ inline int8_t qlinear_add(int8_t qa, float sa, int32_t za, int8_t qb, float sb, 
   return static_cast<int8_t>(round_even(c + static_cast<float>(zc)));
 }
 
+// QLinearMul (qlmul.cpp): QLinearAdd's chain with c = f32(f32(a * b) / sc).
+inline int8_t qlinear_mul(int8_t qa, float sa, int32_t za, int8_t qb, float sb, int32_t zb,
+                          float sc, int32_t zc, int32_t lo, int32_t hi) {
+  const float a = sa * static_cast<float>(qa - za);
+  const float b = sb * static_cast<float>(qb - zb);
+  const float product = a * b;
+  float c = product / sc;
+  c = std::min(std::max(c, static_cast<float>(lo - zc)), static_cast<float>(hi - zc));
+  return static_cast<int8_t>(round_even(c + static_cast<float>(zc)));
+}
+
 // Sub in float32 between DequantizeLinear and QuantizeLinear: q =
 // clamp(rint(f32(f32(a - b) / sc)) + zc).
 inline int8_t float_sub(int8_t qa, float sa, int32_t za, int8_t qb, float sb, int32_t zb, float sc,

@@ -6,7 +6,7 @@
 # Seeds the shared models lack: random single-operator models from the
 # differential test's generator.
 add_executable(tinyaot_fuzz_corpus ${CMAKE_CURRENT_LIST_DIR}/make_fuzz_corpus.cpp
-                                   ${CMAKE_SOURCE_DIR}/tests/differential/case_generator.cpp)
+                                   $<TARGET_OBJECTS:tinyaot_case_generator>)
 target_include_directories(tinyaot_fuzz_corpus PRIVATE ${CMAKE_SOURCE_DIR}/tests)
 target_link_libraries(tinyaot_fuzz_corpus PRIVATE tinyaot_compiler tinyaot_modelgen)
 target_compile_options(tinyaot_fuzz_corpus PRIVATE ${TINYAOT_WARNINGS})

@@ -50,6 +50,8 @@ uint32_t dtype_bytes(uint32_t dtype) {
     case DType::kInt32:
     case DType::kFloat32:
       return 4;
+    case DType::kInt64:
+      break;  // never an input or output
   }
   return 0;
 }

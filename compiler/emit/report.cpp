@@ -21,6 +21,8 @@ const char* dtype_name(uint32_t dtype) {
       return "int32";
     case DType::kFloat32:
       return "float32";
+    case DType::kInt64:
+      return "int64";
   }
   return "?";
 }

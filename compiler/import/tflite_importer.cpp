@@ -57,6 +57,8 @@ const std::map<tflite::BuiltinOperator, OpType>& op_map() {
       {B::STRIDED_SLICE, OpType::kStridedSlice},
       {B::TRANSPOSE_CONV, OpType::kTransposeConv},
       {B::BATCH_MATMUL, OpType::kBatchMatMul},
+      {B::UNIDIRECTIONAL_SEQUENCE_LSTM, OpType::kUnidirectionalSequenceLstm},
+      {B::SVDF, OpType::kSvdf},
   };
   return map;
 }
@@ -244,17 +246,25 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
     case tflite::TensorType::INT8:
       tensor.dtype = DType::kInt8;
       break;
+    case tflite::TensorType::INT16:
+      tensor.dtype = DType::kInt16;
+      break;
     case tflite::TensorType::INT32:
       tensor.dtype = DType::kInt32;
+      break;
+    case tflite::TensorType::INT64:
+      tensor.dtype = DType::kInt64;
       break;
     case tflite::TensorType::FLOAT32:
       tensor.dtype = DType::kFloat32;
       break;
     default:
       fail(label + " has type " + tflite::EnumNameTensorType(t->type()) +
-           "; tinyaot compiles int8 models (int8 activations and weights, int32 bias, float32 "
-           "only at inputs/outputs through QUANTIZE/DEQUANTIZE)");
+           "; tinyaot compiles int8 and int16x8 models (int8 or int16 activations, int8 "
+           "weights, int32 or int64 bias, float32 only at inputs/outputs through "
+           "QUANTIZE/DEQUANTIZE)");
   }
+  tensor.is_variable = t->is_variable();
   int64_t elements = 1;
   if (t->shape()) {
     if (t->shape()->size() > kMaxRank)
@@ -302,9 +312,12 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
         tensor.quant.zero_points.size() != tensor.quant.scales.size())
       fail(label + " has " + std::to_string(tensor.quant.scales.size()) + " scales but " +
            std::to_string(tensor.quant.zero_points.size()) + " zero points");
-    for (int64_t zp : tensor.quant.zero_points)
+    for (int64_t zp : tensor.quant.zero_points) {
       if (tensor.dtype == DType::kInt8 && (zp < -128 || zp > 127))
         fail(label + " has zero point " + std::to_string(zp) + " outside int8");
+      if (tensor.dtype == DType::kInt16 && (zp < -32768 || zp > 32767))
+        fail(label + " has zero point " + std::to_string(zp) + " outside int16");
+    }
   }
   const auto* buffers = model->buffers();
   if (!buffers || t->buffer() >= buffers->size())
@@ -312,15 +325,43 @@ Tensor read_tensor(const tflite::Model* model, int32_t index, const tflite::Tens
   const auto* buffer = buffers->Get(t->buffer());
   if (buffer->offset() > 1 || buffer->size() > 0)
     fail(label + " keeps its data outside the flatbuffer (models over 2 GB are not supported)");
-  if (buffer->data() && buffer->data()->size() > 0) {
+  // A variable tensor's buffer is not its value: TFLite Micro sets it by
+  // its reset alone, so its data (converters write zeros) is dropped.
+  if (buffer->data() && buffer->data()->size() > 0 && !tensor.is_variable) {
     if (static_cast<int64_t>(buffer->data()->size()) != tensor.bytes())
       fail(label + " has " + std::to_string(buffer->data()->size()) +
            " bytes of data, its shape needs " + std::to_string(tensor.bytes()));
     tensor.data.emplace(buffer->data()->begin(), buffer->data()->end());
   }
-  if (tensor.dtype == DType::kInt8 && tensor.quant.empty())
-    fail(label + " is int8 without quantization parameters");
+  if ((tensor.dtype == DType::kInt8 || tensor.dtype == DType::kInt16) && tensor.quant.empty() &&
+      !(tensor.dtype == DType::kInt16 && tensor.is_constant()))
+    fail(label + " is " + (tensor.dtype == DType::kInt8 ? "int8" : "int16") +
+         " without quantization parameters");
   return tensor;
+}
+
+// TFLite quantizes int16 activations symmetrically (zero point 0). The
+// one exception is the int16 output of a SOFTMAX of int8 (zero point
+// -32768, TFLite's [0, 1) in int16's full range), which its readers take
+// as they take any zero point.
+void refuse_asymmetric_int16(const Graph& graph, const Operation& operation,
+                             const std::string& where, const tflite::SubGraph* subgraph) {
+  auto check = [&](int32_t t, bool softmax_output) {
+    const Tensor& tensor = graph.tensors[static_cast<size_t>(t)];
+    if (tensor.dtype != DType::kInt16 || tensor.is_constant() || tensor.quant.zero_point() == 0)
+      return;
+    const int32_t producer = graph.producer(t);
+    if (softmax_output ||
+        (producer >= 0 && graph.operations[static_cast<size_t>(producer)].type == OpType::kSoftmax))
+      return;
+    fail(where + ": " + tensor_label(t, subgraph->tensors()->Get(t)) +
+         " is int16 with zero point " + std::to_string(tensor.quant.zero_point()) +
+         "; TFLite's int16 activations are symmetric (zero point 0), except a SOFTMAX's "
+         "int16 output");
+  };
+  for (int32_t t : operation.inputs)
+    if (t >= 0) check(t, false);
+  for (int32_t t : operation.outputs) check(t, operation.type == OpType::kSoftmax);
 }
 
 }  // namespace
@@ -355,9 +396,25 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
 
   Graph graph;
   const int32_t num_tensors = static_cast<int32_t>(subgraph->tensors()->size());
-  for (int32_t i = 0; i < num_tensors; ++i)
-    graph.tensors.push_back(
-        read_tensor(model, i, subgraph->tensors()->Get(static_cast<uint32_t>(i))));
+  // Tensors no operator reads or writes (an LSTM's `intermediates`, shape
+  // [0] and no type, which TFLite Micro's kernel does not read) are kept
+  // by name only.
+  std::set<int32_t> referenced(subgraph->inputs()->begin(), subgraph->inputs()->end());
+  referenced.insert(subgraph->outputs()->begin(), subgraph->outputs()->end());
+  for (const tflite::Operator* op : *subgraph->operators()) {
+    if (op->inputs()) referenced.insert(op->inputs()->begin(), op->inputs()->end());
+    if (op->outputs()) referenced.insert(op->outputs()->begin(), op->outputs()->end());
+  }
+  for (int32_t i = 0; i < num_tensors; ++i) {
+    const tflite::Tensor* t = subgraph->tensors()->Get(static_cast<uint32_t>(i));
+    if (referenced.count(i)) {
+      graph.tensors.push_back(read_tensor(model, i, t));
+    } else {
+      Tensor unused;
+      if (t->name()) unused.name = t->name()->str();
+      graph.tensors.push_back(std::move(unused));
+    }
+  }
 
   auto check_tensor_index = [&](int32_t index, const std::string& where, bool optional) {
     if (optional && index == -1) return;
@@ -374,8 +431,14 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
     graph.inputs.push_back(index);
     available.insert(index);
   }
-  for (int32_t i = 0; i < num_tensors; ++i)
-    if (graph.tensors[static_cast<size_t>(i)].is_constant()) available.insert(i);
+  for (int32_t i = 0; i < num_tensors; ++i) {
+    const Tensor& tensor = graph.tensors[static_cast<size_t>(i)];
+    if (tensor.is_variable && std::count(graph.inputs.begin(), graph.inputs.end(), i))
+      fail("model input " + tensor_label(i, subgraph->tensors()->Get(i)) +
+           " is a variable tensor (state); state is the runtime's, set by its reset");
+    // State holds a value before the first operator: the last inference's.
+    if (tensor.is_constant() || tensor.is_variable) available.insert(i);
+  }
 
   const auto* codes = model->operator_codes();
   int32_t op_index = 0;
@@ -437,13 +500,18 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
         fail(where + ": input " + tensor_label(t, subgraph->tensors()->Get(t)) +
              " is float32; tinyaot takes float only as the input of QUANTIZE");
     }
-    for (int32_t t : operation.outputs)
-      if (graph.tensors[static_cast<size_t>(t)].dtype != DType::kInt8 &&
-          !(operation.type == OpType::kDequantize &&
-            graph.tensors[static_cast<size_t>(t)].dtype == DType::kFloat32))
+    for (int32_t t : operation.outputs) {
+      const DType dtype = graph.tensors[static_cast<size_t>(t)].dtype;
+      const bool allowed = dtype == DType::kInt8 || dtype == DType::kInt16 ||
+                           (operation.type == OpType::kDequantize && dtype == DType::kFloat32) ||
+                           (operation.type == OpType::kQuantize && dtype == DType::kInt32);
+      if (!allowed)
         fail(where + ": output " + tensor_label(t, subgraph->tensors()->Get(t)) + " has type " +
              tflite::EnumNameTensorType(subgraph->tensors()->Get(t)->type()) +
-             "; operators must produce int8 (float32 only from DEQUANTIZE)");
+             "; operators must produce int8 or int16 (float32 only from DEQUANTIZE, int32 "
+             "only from QUANTIZE)");
+    }
+    refuse_asymmetric_int16(graph, operation, where, subgraph);
     graph.operations.push_back(std::move(operation));
     ++op_index;
   }
@@ -456,9 +524,9 @@ Graph import_tflite(const uint8_t* data, size_t bytes) {
   }
   for (int32_t index : graph.inputs) {
     const DType dtype = graph.tensors[static_cast<size_t>(index)].dtype;
-    if (dtype != DType::kInt8 && dtype != DType::kFloat32)
+    if (dtype != DType::kInt8 && dtype != DType::kInt16 && dtype != DType::kFloat32)
       fail("model input " + tensor_label(index, subgraph->tensors()->Get(index)) +
-           " must be int8 or float32");
+           " must be int8, int16 or float32");
   }
   if (graph.operations.empty()) fail("model: has no operators");
   return graph;

@@ -24,6 +24,8 @@ static int64_t dtype_size(DType dtype) {
     case DType::kInt32:
     case DType::kFloat32:
       return 4;
+    case DType::kInt64:
+      return 8;
   }
   return 1;
 }

@@ -16,39 +16,41 @@ namespace tinyaot {
 // The operators tinyaot imports. The names are TFLite's builtin names,
 // except LOOKUP_TABLE (tinyaot's own: an ONNX unary operator defined on
 // reals, evaluated once per int8 input at compile time).
-#define TINYAOT_OP_LIST(X)                             \
-  X(kConv2d, "CONV_2D")                                \
-  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D")             \
-  X(kFullyConnected, "FULLY_CONNECTED")                \
-  X(kAveragePool2d, "AVERAGE_POOL_2D")                 \
-  X(kMaxPool2d, "MAX_POOL_2D")                         \
-  X(kAdd, "ADD")                                       \
-  X(kSub, "SUB")                                       \
-  X(kMul, "MUL")                                       \
-  X(kSoftmax, "SOFTMAX")                               \
-  X(kReshape, "RESHAPE")                               \
-  X(kSqueeze, "SQUEEZE")                               \
-  X(kExpandDims, "EXPAND_DIMS")                        \
-  X(kPad, "PAD")                                       \
-  X(kPadV2, "PADV2")                                   \
-  X(kMean, "MEAN")                                     \
-  X(kConcatenation, "CONCATENATION")                   \
-  X(kQuantize, "QUANTIZE")                             \
-  X(kDequantize, "DEQUANTIZE")                         \
-  X(kLogistic, "LOGISTIC")                             \
-  X(kTanh, "TANH")                                     \
-  X(kRelu, "RELU")                                     \
-  X(kRelu6, "RELU6")                                   \
-  X(kHardSwish, "HARD_SWISH")                          \
-  X(kLeakyRelu, "LEAKY_RELU")                          \
-  X(kMaximum, "MAXIMUM")                               \
-  X(kMinimum, "MINIMUM")                               \
-  X(kTranspose, "TRANSPOSE")                           \
-  X(kStridedSlice, "STRIDED_SLICE")                    \
-  X(kTransposeConv, "TRANSPOSE_CONV")                  \
-  X(kBatchMatMul, "BATCH_MATMUL")                      \
-  X(kResizeNearestNeighbor, "RESIZE_NEAREST_NEIGHBOR") \
-  X(kLookupTable, "LOOKUP_TABLE")
+#define TINYAOT_OP_LIST(X)                                       \
+  X(kConv2d, "CONV_2D")                                          \
+  X(kDepthwiseConv2d, "DEPTHWISE_CONV_2D")                       \
+  X(kFullyConnected, "FULLY_CONNECTED")                          \
+  X(kAveragePool2d, "AVERAGE_POOL_2D")                           \
+  X(kMaxPool2d, "MAX_POOL_2D")                                   \
+  X(kAdd, "ADD")                                                 \
+  X(kSub, "SUB")                                                 \
+  X(kMul, "MUL")                                                 \
+  X(kSoftmax, "SOFTMAX")                                         \
+  X(kReshape, "RESHAPE")                                         \
+  X(kSqueeze, "SQUEEZE")                                         \
+  X(kExpandDims, "EXPAND_DIMS")                                  \
+  X(kPad, "PAD")                                                 \
+  X(kPadV2, "PADV2")                                             \
+  X(kMean, "MEAN")                                               \
+  X(kConcatenation, "CONCATENATION")                             \
+  X(kQuantize, "QUANTIZE")                                       \
+  X(kDequantize, "DEQUANTIZE")                                   \
+  X(kLogistic, "LOGISTIC")                                       \
+  X(kTanh, "TANH")                                               \
+  X(kRelu, "RELU")                                               \
+  X(kRelu6, "RELU6")                                             \
+  X(kHardSwish, "HARD_SWISH")                                    \
+  X(kLeakyRelu, "LEAKY_RELU")                                    \
+  X(kMaximum, "MAXIMUM")                                         \
+  X(kMinimum, "MINIMUM")                                         \
+  X(kTranspose, "TRANSPOSE")                                     \
+  X(kStridedSlice, "STRIDED_SLICE")                              \
+  X(kTransposeConv, "TRANSPOSE_CONV")                            \
+  X(kBatchMatMul, "BATCH_MATMUL")                                \
+  X(kResizeNearestNeighbor, "RESIZE_NEAREST_NEIGHBOR")           \
+  X(kLookupTable, "LOOKUP_TABLE")                                \
+  X(kUnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM") \
+  X(kSvdf, "SVDF")
 
 enum class OpType : uint8_t {
 #define TINYAOT_OP_ENUM(id, name) id,
@@ -96,6 +98,12 @@ struct Tensor {
   // A reshape-like operation made this tensor a view of another: it has no
   // bytes of its own and shares its source's arena offset.
   int32_t alias_of = -1;
+  // State that lives from one inference to the next (TFLite's is_variable:
+  // an LSTM's hidden and cell state, an SVDF's memory). It has no producer;
+  // the operator that updates it reads it as an input. Planned for the
+  // whole program, never shared, set by a reset (to its zero point when
+  // int8, else to 0, as TFLite Micro's ResetVariableTensors does).
+  bool is_variable = false;
 
   bool is_constant() const { return data.has_value(); }
   int64_t num_elements() const;

@@ -128,7 +128,33 @@ bool lowering_applies_clamp(OpType type) {
   }
 }
 
+// Operators whose lowering takes int16 tensors (int16x8 activations, an
+// LSTM's int16 cell state, an SVDF's int16 time weights) and int64 biases;
+// every other lowering is written for int8 and never sees one.
+bool lowers_int16(OpType type) {
+  switch (type) {
+    default:
+      return false;
+  }
+}
+
+void refuse_int16_unless_lowered(const Graph& graph, const Operation& op) {
+  if (lowers_int16(op.type)) return;
+  auto check = [&](int32_t t) {
+    if (t < 0) return;
+    const DType dtype = graph.tensors[static_cast<size_t>(t)].dtype;
+    if (dtype == DType::kInt16 || dtype == DType::kInt64)
+      throw CompileError(describe(op) + ": tensor " + std::to_string(t) + " '" +
+                         graph.tensors[static_cast<size_t>(t)].name + "' is " +
+                         (dtype == DType::kInt16 ? "int16" : "int64") + "; " +
+                         op_type_name(op.type) + " has no int16x8 kernel in tinyaot yet");
+  };
+  for (int32_t t : op.inputs) check(t);
+  for (int32_t t : op.outputs) check(t);
+}
+
 LoweredOp lower_operation(const Graph& graph, const Operation& op, const Target& target) {
+  refuse_int16_unless_lowered(graph, op);
   if (target.rounding == Rounding::kOnnx) {
     if (const char* why = missing_onnx_definition(op.type))
       throw CompileError(describe(op) + ": rounding mode onnx has no definition of " +

@@ -28,7 +28,9 @@ constexpr uint32_t kNameBytes = 32;
 
 enum class Region : uint32_t { kArena = 0, kConstants = 1 };
 
-enum class DType : uint32_t { kInt8 = 0, kInt32 = 1, kFloat32 = 2, kInt16 = 3 };
+// kInt64 only for constants (the int64 biases of int16x8 operators); a
+// program's inputs and outputs are never int64.
+enum class DType : uint32_t { kInt8 = 0, kInt32 = 1, kFloat32 = 2, kInt16 = 3, kInt64 = 4 };
 
 struct BufferRef {
   uint32_t region;  // Region

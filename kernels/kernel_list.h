@@ -15,6 +15,7 @@
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
+#include "kernels/lstm/lstm.h"
 #include "kernels/mean/mean.h"
 #include "kernels/pad/pad.h"
 #include "kernels/pooling/pooling.h"
@@ -81,7 +82,8 @@
   X(avg_pool2d_s8_onnx_mve) \
   X(mean_s8_planes) \
   X(mean_s8_planes_mve) \
-  X(quantize_f32_s8_estimate)
+  X(quantize_f32_s8_estimate) \
+  X(unidirectional_lstm_s8_ref)
 // clang-format on
 
 namespace tinyaot {

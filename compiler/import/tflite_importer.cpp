@@ -114,6 +114,29 @@ void positive(int32_t value, const std::string& where, const char* what) {
   if (value < 1) fail(where + ": " + what + " must be at least 1, got " + std::to_string(value));
 }
 
+// UNIDIRECTIONAL_SEQUENCE_LSTM's options. TFLite Micro's kernel applies
+// the fused activation to the cell gate and takes only tanh there (or
+// sigmoid, which a flatbuffer cannot name); it ignores proj_clip, as it
+// refuses projections.
+void read_lstm_options(const tflite::Operator* op, const std::string& where, Attributes& a) {
+  const auto* o = op->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+  if (!o) fail(where + ": missing UnidirectionalSequenceLSTMOptions");
+  if (o->fused_activation_function() != tflite::ActivationFunctionType::TANH)
+    fail(where + ": fused activation " +
+         std::string(tflite::EnumNameActivationFunctionType(o->fused_activation_function())) +
+         " is not supported (TFLite Micro's LSTM takes TANH for its cell gate)");
+  if (o->asymmetric_quantize_inputs())
+    fail(where + ": asymmetric_quantize_inputs (a hybrid float LSTM) is not supported");
+  if (o->diagonal_recurrent_tensors())
+    fail(where +
+         ": diagonal_recurrent_tensors is not supported (TFLite Micro's kernel takes "
+         "full recurrent weight matrices)");
+  if (!(o->cell_clip() >= 0.0f))
+    fail(where + ": cell_clip " + std::to_string(o->cell_clip()) + " must not be negative");
+  a.cell_clip = o->cell_clip();
+  a.time_major = o->time_major();
+}
+
 // Reads the options of one operator into the IR's flat attribute struct.
 Attributes read_attributes(const tflite::Operator* op, OpType type, const std::string& where) {
   Attributes a;
@@ -226,6 +249,9 @@ Attributes read_attributes(const tflite::Operator* op, OpType type, const std::s
         a.adj_x = o->adj_x();
         a.adj_y = o->adj_y();
       }
+      break;
+    case OpType::kUnidirectionalSequenceLstm:
+      read_lstm_options(op, where, a);
       break;
     default:
       break;

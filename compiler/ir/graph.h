@@ -135,6 +135,12 @@ struct Attributes {
           shrink_axis_mask = 0;       // STRIDED_SLICE
   bool offset = false;                // STRIDED_SLICE
   std::vector<int32_t> squeeze_dims;  // SQUEEZE
+  // UNIDIRECTIONAL_SEQUENCE_LSTM (its cell gate's activation is TANH, the
+  // only one the importer takes): the cell state's clip as a real, 0 for
+  // none, and the input's layout ([time, batch, depth] when time-major,
+  // else [batch, time, depth]).
+  float cell_clip = 0.0f;
+  bool time_major = false;
 };
 
 struct Operation {

@@ -77,6 +77,8 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
       return lower_quantize(graph, op, target);
     case OpType::kDequantize:
       return lower_dequantize(graph, op, target);
+    case OpType::kUnidirectionalSequenceLstm:
+      return lower_unidirectional_lstm(graph, op, target);
     default:
       break;
   }
@@ -104,6 +106,8 @@ const char* missing_onnx_definition(OpType type) {
     case OpType::kLeakyRelu:
       return "its kernel computes TFLite's fixed-point arithmetic; an ONNX model's operator "
              "of this kind arrives as LOOKUP_TABLE or folds into a clamp";
+    case OpType::kUnidirectionalSequenceLstm:
+      return "its kernel computes TFLite Micro's integer LSTM, which onnxruntime does not have";
     default:
       return nullptr;
   }
@@ -133,6 +137,8 @@ bool lowering_applies_clamp(OpType type) {
 // every other lowering is written for int8 and never sees one.
 bool lowers_int16(OpType type) {
   switch (type) {
+    case OpType::kUnidirectionalSequenceLstm:
+      return true;
     default:
       return false;
   }

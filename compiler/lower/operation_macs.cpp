@@ -41,6 +41,12 @@ uint64_t operation_macs(const Graph& graph, const Operation& op) {
       if (lhs.size() < 2) return 0;
       return outputs * static_cast<uint64_t>(op.attrs.adj_x ? lhs[lhs.size() - 2] : lhs.back());
     }
+    case OpType::kUnidirectionalSequenceLstm: {  // per output row, 4 gates x (input + units)
+      if (op.inputs.size() < 3 || op.inputs[2] < 0) return 0;
+      const std::vector<int32_t>& weights = shape_of(graph, op.inputs[2]);  // [units, input]
+      if (weights.size() != 2) return 0;
+      return outputs * 4 * static_cast<uint64_t>(weights[1] + weights[0]);
+    }
     default:
       return 0;
   }

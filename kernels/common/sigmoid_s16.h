@@ -12,9 +12,9 @@ namespace tinyaot {
 
 // TFLite's sigmoid_table_uint16: sigmoid(i / 24) in Q0.16 for i in [0, 255]
 // (the last entry saturated to 0xFFFF). The values are TFLite's published
-// constants, not a formula: within one unit of round(2^16 sigmoid(i / 24)),
-// but not equal to any rounding of it (tested in sigmoid_s16_test.cpp), so
-// bit-exact results need these numbers.
+// constants, not a formula: within 1.11 of 2^16 sigmoid(i / 24) but not
+// any rounding of it (kernels/lstm/lstm_test.cpp), so bit-exact results
+// need these numbers.
 inline constexpr uint16_t kSigmoidTableQ16[256] = {
     32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
     41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,

@@ -38,6 +38,10 @@ class ModelBuilder {
   int32_t add_int8(const std::string& name, std::vector<int32_t> shape, float scale,
                    int32_t zero_point);
   int32_t add_float32(const std::string& name, std::vector<int32_t> shape);
+  // State that lives between inferences (TFLite's is_variable: an LSTM's
+  // hidden and cell state): no data, reset by the interpreter.
+  int32_t add_variable(const std::string& name, tflite::TensorType type, std::vector<int32_t> shape,
+                       const Quant& quant);
 
   // A constant: `bytes` must be exactly the tensor's size; it lands in its
   // own buffer, 16-byte aligned in the file.
@@ -58,6 +62,10 @@ class ModelBuilder {
   void add_operator(tflite::BuiltinOperator code, int32_t version, std::vector<int32_t> inputs,
                     std::vector<int32_t> outputs,
                     tflite::BuiltinOptionsUnion options = tflite::BuiltinOptionsUnion());
+
+  // The last operator's `intermediates` (tensors TFLite's LSTM reads the
+  // quantization of; TFLite Micro's ignores them).
+  void set_intermediates(std::vector<int32_t> intermediates);
 
   void set_inputs(std::vector<int32_t> inputs);
   void set_outputs(std::vector<int32_t> outputs);

@@ -911,9 +911,11 @@ DiffCase unidirectional_lstm(Gen& g) {
   }
   const mg::Quant hidden_quant = mg::Quant::per_tensor(hidden_scale, 0);
   op_inputs[18] =
-      g.b.add_variable("hidden_state", tflite::TensorType::INT8, {batches, units}, hidden_quant);
-  op_inputs[19] = g.b.add_variable("cell_state", tflite::TensorType::INT16, {batches, units},
-                                   mg::Quant::per_tensor(std::ldexp(1.0f, -cell_power), 0));
+      g.b.add_tensor("hidden_state", tflite::TensorType::INT8, {batches, units}, hidden_quant);
+  op_inputs[19] = g.b.add_tensor("cell_state", tflite::TensorType::INT16, {batches, units},
+                                 mg::Quant::per_tensor(std::ldexp(1.0f, -cell_power), 0));
+  g.b.set_variable(op_inputs[18]);
+  g.b.set_variable(op_inputs[19]);
   std::vector<int32_t> intermediates;
   for (int k = 0; k < 4; ++k)
     intermediates.push_back(g.b.add_tensor(std::string(gates[k]) + "_intermediate",

@@ -81,13 +81,6 @@ int32_t ModelBuilder::add_tensor(const std::string& name, tflite::TensorType typ
   return num_tensors() - 1;
 }
 
-int32_t ModelBuilder::add_variable(const std::string& name, tflite::TensorType type,
-                                   std::vector<int32_t> shape, const Quant& quant) {
-  const int32_t index = add_tensor(name, type, std::move(shape), quant);
-  graph().tensors.back()->is_variable = true;
-  return index;
-}
-
 int32_t ModelBuilder::add_int8(const std::string& name, std::vector<int32_t> shape, float scale,
                                int32_t zero_point) {
   return add_tensor(name, tflite::TensorType::INT8, std::move(shape),
@@ -167,6 +160,10 @@ void ModelBuilder::set_intermediates(std::vector<int32_t> intermediates) {
   if (graph().operators.empty())
     throw std::invalid_argument("modelgen: intermediates before any operator");
   graph().operators.back()->intermediates = std::move(intermediates);
+}
+
+void ModelBuilder::set_variable(int32_t tensor) {
+  graph().tensors.at(static_cast<size_t>(tensor))->is_variable = true;
 }
 
 void ModelBuilder::set_inputs(std::vector<int32_t> inputs) { graph().inputs = std::move(inputs); }

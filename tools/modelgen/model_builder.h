@@ -38,10 +38,6 @@ class ModelBuilder {
   int32_t add_int8(const std::string& name, std::vector<int32_t> shape, float scale,
                    int32_t zero_point);
   int32_t add_float32(const std::string& name, std::vector<int32_t> shape);
-  // State that lives between inferences (TFLite's is_variable: an LSTM's
-  // hidden and cell state): no data, reset by the interpreter.
-  int32_t add_variable(const std::string& name, tflite::TensorType type, std::vector<int32_t> shape,
-                       const Quant& quant);
 
   // A constant: `bytes` must be exactly the tensor's size; it lands in its
   // own buffer, 16-byte aligned in the file.
@@ -66,6 +62,10 @@ class ModelBuilder {
   // The last operator's `intermediates` (tensors TFLite's LSTM reads the
   // quantization of; TFLite Micro's ignores them).
   void set_intermediates(std::vector<int32_t> intermediates);
+
+  // Marks a tensor without data as state (TFLite's is_variable): it keeps
+  // its value from one inference to the next.
+  void set_variable(int32_t tensor);
 
   void set_inputs(std::vector<int32_t> inputs);
   void set_outputs(std::vector<int32_t> outputs);

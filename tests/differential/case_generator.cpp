@@ -872,9 +872,8 @@ DiffCase strided_slice(Gen& g) {
 // error feeds the next through the state, so the cases take one time step
 // (several batch rows) and tolerate one step (tolerated_share); the
 // recurrence is checked against TFLite Micro's own outputs (the
-// trained_lstm_int8 stream) and by kernels/lstm/lstm_test.cpp. The hidden
-// state's zero point is 0: the runtime zeroes state until its reset sets
-// int8 state to its zero point, as TFLite does.
+// trained_lstm_int8 stream) and by kernels/lstm/lstm_test.cpp. Both
+// reset int8 state to its zero point.
 DiffCase unidirectional_lstm(Gen& g) {
   const bool time_major = g.rng.chance(0.5);
   const int32_t batches = g.dim(1, 4), steps = 1;
@@ -909,7 +908,8 @@ DiffCase unidirectional_lstm(Gen& g) {
     op_inputs[static_cast<size_t>(12 + k)] =
         g.b.add_bias(std::string(gates[k]) + "_b", bias, {in_scale * w_in_scale});
   }
-  const mg::Quant hidden_quant = mg::Quant::per_tensor(hidden_scale, 0);
+  const int32_t hidden_zero_point = g.zero_point();
+  const mg::Quant hidden_quant = mg::Quant::per_tensor(hidden_scale, hidden_zero_point);
   op_inputs[18] =
       g.b.add_tensor("hidden_state", tflite::TensorType::INT8, {batches, units}, hidden_quant);
   op_inputs[19] = g.b.add_tensor("cell_state", tflite::TensorType::INT16, {batches, units},
@@ -924,7 +924,7 @@ DiffCase unidirectional_lstm(Gen& g) {
   intermediates.push_back(
       g.b.add_tensor("hidden_intermediate", tflite::TensorType::INT8, {0}, hidden_quant));
   const Shape out_shape = time_major ? Shape{steps, batches, units} : Shape{batches, steps, units};
-  const int32_t out = g.b.add_int8("output", out_shape, hidden_scale, 0);
+  const int32_t out = g.b.add_int8("output", out_shape, hidden_scale, hidden_zero_point);
   tflite::UnidirectionalSequenceLSTMOptionsT o;
   o.fused_activation_function = Act::TANH;
   o.cell_clip = clip;

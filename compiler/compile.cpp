@@ -47,6 +47,15 @@ void collect_buffers(Compilation& c) {
     for (int32_t output : c.ops[static_cast<size_t>(i)].outputs) touch(output, i);
   }
   for (int32_t output : g.outputs) touch(output, last_step);
+  // State (a variable tensor, an output of the operation that updates it)
+  // lives over the whole program, so no other buffer shares its bytes.
+  for (BufferRequest& b : c.buffers) {
+    if (b.kind == BufferRequest::Kind::kScratch ||
+        !g.tensors[static_cast<size_t>(b.tensor)].is_variable)
+      continue;
+    b.first_op = 0;
+    b.last_op = last_step;
+  }
   c.scratch_buffer.assign(c.ops.size(), -1);
   for (int32_t i = 0; i < num_ops; ++i) {
     const LoweredOp& op = c.ops[static_cast<size_t>(i)];

@@ -19,8 +19,10 @@
 #include "kernels/pad/pad.h"
 #include "kernels/pooling/pooling.h"
 #include "kernels/quantize/quantize.h"
+#include "kernels/quantize/requantize_int.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/strided_slice/strided_slice.h"
+#include "kernels/svdf/svdf.h"
 #include "kernels/transpose/transpose.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 
@@ -81,7 +83,11 @@
   X(avg_pool2d_s8_onnx_mve) \
   X(mean_s8_planes) \
   X(mean_s8_planes_mve) \
-  X(quantize_f32_s8_estimate)
+  X(quantize_f32_s8_estimate) \
+  X(svdf_s8_state16_ref) \
+  X(svdf_s8_state8_ref) \
+  X(requantize_int_ref) \
+  X(softmax_s8_s16_ref)
 // clang-format on
 
 namespace tinyaot {

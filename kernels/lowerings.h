@@ -42,5 +42,6 @@ LoweredOp lower_resize_nearest_neighbor(const Graph& graph, const Operation& op,
 LoweredOp lower_requantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_dequantize(const Graph& graph, const Operation& op, const Target& target);
+LoweredOp lower_svdf(const Graph& graph, const Operation& op, const Target& target);
 
 }  // namespace tinyaot

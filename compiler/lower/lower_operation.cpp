@@ -77,6 +77,8 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
       return lower_quantize(graph, op, target);
     case OpType::kDequantize:
       return lower_dequantize(graph, op, target);
+    case OpType::kSvdf:
+      return lower_svdf(graph, op, target);
     default:
       break;
   }
@@ -104,6 +106,8 @@ const char* missing_onnx_definition(OpType type) {
     case OpType::kLeakyRelu:
       return "its kernel computes TFLite's fixed-point arithmetic; an ONNX model's operator "
              "of this kind arrives as LOOKUP_TABLE or folds into a clamp";
+    case OpType::kSvdf:
+      return "it is TFLite's operator, with no ONNX counterpart";
     default:
       return nullptr;
   }
@@ -133,6 +137,10 @@ bool lowering_applies_clamp(OpType type) {
 // every other lowering is written for int8 and never sees one.
 bool lowers_int16(OpType type) {
   switch (type) {
+    case OpType::kSvdf:
+    case OpType::kQuantize:
+    case OpType::kSoftmax:
+      return true;
     default:
       return false;
   }

@@ -4,6 +4,7 @@
 #include "kernels/softmax/softmax_lower.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/common/lower_helpers.h"
 #include "kernels/common/variant_choice.h"
@@ -50,13 +51,20 @@ std::vector<int32_t> softmax_exp_table(double beta, double input_scale, Rounding
 LoweredOp lower_softmax(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  require(input.dtype == DType::kInt8 &&
+              (output.dtype == DType::kInt8 || output.dtype == DType::kInt16),
+          op, "only int8 input with int8 or int16 output is supported");
   require(!input.shape.empty(), op, "input must have at least one dimension");
   require(input.shape == output.shape, op, "output shape must equal the input's");
-  // TFLite Micro's int8 softmax only produces this output quantization.
-  require(output.quant.zero_point() == -128 && output.quant.scale() == 1.0f / 256, op,
-          "output quantization must be scale 1/256, zero point -128");
+  // TFLite Micro's softmax of int8 only produces these output quantizations.
+  const bool int16_output = output.dtype == DType::kInt16;
+  if (int16_output)
+    require(output.quant.zero_point() == -32768 &&
+                std::abs(output.quant.scale() - 1.0f / 65536) <= 0.001f / 65536,
+            op, "int16 output quantization must be scale 1/65536, zero point -32768");
+  else
+    require(output.quant.zero_point() == -128 && output.quant.scale() == 1.0f / 256, op,
+            "output quantization must be scale 1/256, zero point -128");
   require(input.quant.scale() > 0, op, "input scale must be positive");
   const int32_t depth = input.shape.back();
   require(depth >= 1 && input.num_elements() >= 1 && input.num_elements() <= INT32_MAX, op,
@@ -72,7 +80,9 @@ LoweredOp lower_softmax(const Graph& graph, const Operation& op, const Target& t
       softmax_exp_table(static_cast<double>(op.attrs.beta),
                         static_cast<double>(input.quant.scale()), target.rounding, op);
   table.resize(static_cast<size_t>(softmax_stored_entries(table.data())));
-  LoweredOp lowered = make_lowered(choose_variant(kSoftmaxVariants, params, target), params);
+  LoweredOp lowered = int16_output
+                          ? make_lowered(KernelId::softmax_s8_s16_ref, params)
+                          : make_lowered(choose_variant(kSoftmaxVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]), LoweredOperand::of_values(table)};
   lowered.outputs = {op.outputs[0]};
   return lowered;

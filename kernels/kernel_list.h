@@ -21,6 +21,7 @@
 #include "kernels/quantize/quantize.h"
 #include "kernels/quantize/requantize_int.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/softmax/softmax_int16.h"
 #include "kernels/strided_slice/strided_slice.h"
 #include "kernels/svdf/svdf.h"
 #include "kernels/transpose/transpose.h"
@@ -87,7 +88,8 @@
   X(svdf_s8_state16_ref) \
   X(svdf_s8_state8_ref) \
   X(requantize_int_ref) \
-  X(softmax_s8_s16_ref)
+  X(softmax_s8_s16_ref) \
+  X(softmax_s16_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -89,7 +89,9 @@
   X(svdf_s8_state8_ref) \
   X(requantize_int_ref) \
   X(softmax_s8_s16_ref) \
-  X(softmax_s16_ref)
+  X(softmax_s16_ref) \
+  X(quantize_f32_s16_ref) \
+  X(dequantize_s16_f32_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -139,6 +139,7 @@ bool lowers_int16(OpType type) {
   switch (type) {
     case OpType::kSvdf:
     case OpType::kQuantize:
+    case OpType::kDequantize:
     case OpType::kSoftmax:
       return true;
     default:

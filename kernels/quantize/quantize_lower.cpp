@@ -13,24 +13,29 @@
 namespace tinyaot {
 namespace {
 
-// The int8 side's parameters; the float side only needs to match in size.
-QuantizeParams float_conversion_params(const Tensor& float_side, const Tensor& int8_side,
+// The integer side's parameters (int8, or int16 with zero point 0); the
+// float side only needs to match in size.
+QuantizeParams float_conversion_params(const Tensor& float_side, const Tensor& integer_side,
                                        const Operation& op) {
   require(float_side.dtype == DType::kFloat32, op, "the float side must be float32");
-  require(int8_side.dtype == DType::kInt8, op, "the quantized side must be int8");
-  require(int8_side.quant.scales.size() == 1, op,
-          "the int8 side must be quantized per tensor (one scale)");
-  const float scale = int8_side.quant.scale();
-  require(scale > 0.0f && std::isfinite(scale), op, "the int8 scale must be positive");
-  require(int8_side.quant.zero_point() >= -128 && int8_side.quant.zero_point() <= 127, op,
-          "the int8 zero point must lie in int8");
-  require(float_side.num_elements() == int8_side.num_elements() && float_side.num_elements() >= 1 &&
-              float_side.num_elements() <= INT32_MAX,
+  require(integer_side.dtype == DType::kInt8 || integer_side.dtype == DType::kInt16, op,
+          "the quantized side must be int8 or int16");
+  require(integer_side.quant.scales.size() == 1, op,
+          "the quantized side must be quantized per tensor (one scale)");
+  const float scale = integer_side.quant.scale();
+  require(scale > 0.0f && std::isfinite(scale), op, "the quantized side's scale must be positive");
+  const int32_t zero_point = integer_side.quant.zero_point();
+  if (integer_side.dtype == DType::kInt8)
+    require(zero_point >= -128 && zero_point <= 127, op, "the int8 zero point must lie in int8");
+  else
+    require(zero_point == 0, op, "the int16 zero point must be 0");
+  require(float_side.num_elements() == integer_side.num_elements() &&
+              float_side.num_elements() >= 1 && float_side.num_elements() <= INT32_MAX,
           op, "input and output must have the same, non-zero number of elements");
   QuantizeParams params{};
-  params.size = static_cast<int32_t>(int8_side.num_elements());
+  params.size = static_cast<int32_t>(integer_side.num_elements());
   params.scale = scale;
-  params.zero_point = int8_side.quant.zero_point();
+  params.zero_point = zero_point;
   return params;
 }
 
@@ -111,7 +116,9 @@ LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& 
     lowered = lower_integer_requantize(input, output, op, target);
   } else {
     const QuantizeParams params = float_conversion_params(input, output, op);
-    lowered = make_lowered(choose_variant(kQuantizeVariants, params, target), params);
+    lowered = output.dtype == DType::kInt16
+                  ? make_lowered(KernelId::quantize_f32_s16_ref, params)
+                  : make_lowered(choose_variant(kQuantizeVariants, params, target), params);
   }
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
@@ -121,7 +128,9 @@ LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& 
 LoweredOp lower_dequantize(const Graph& graph, const Operation& op, const Target&) {
   const QuantizeParams params =
       float_conversion_params(output_tensor(graph, op), input_tensor(graph, op, 0), op);
-  LoweredOp lowered = make_lowered(KernelId::dequantize_s8_f32_ref, params);
+  const bool int16_input = input_tensor(graph, op, 0).dtype == DType::kInt16;
+  LoweredOp lowered = make_lowered(
+      int16_input ? KernelId::dequantize_s16_f32_ref : KernelId::dequantize_s8_f32_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;

@@ -37,8 +37,10 @@ void collect_buffers(Compilation& c) {
       c.buffers.push_back(request);
     }
     BufferRequest& b = c.buffers[static_cast<size_t>(index)];
-    b.first_op = std::min(b.first_op, step);
-    b.last_op = std::max(b.last_op, step);
+    // State outlives every run: alive at every operation, so that no
+    // other buffer ever takes its bytes.
+    b.first_op = t.is_variable ? 0 : std::min(b.first_op, step);
+    b.last_op = t.is_variable ? last_step : std::max(b.last_op, step);
   };
   for (int32_t input : g.inputs) touch(input, 0);
   for (int32_t i = 0; i < num_ops; ++i) {
@@ -47,15 +49,6 @@ void collect_buffers(Compilation& c) {
     for (int32_t output : c.ops[static_cast<size_t>(i)].outputs) touch(output, i);
   }
   for (int32_t output : g.outputs) touch(output, last_step);
-  // State (a variable tensor, an output of the operation that updates it)
-  // lives over the whole program, so no other buffer shares its bytes.
-  for (BufferRequest& b : c.buffers) {
-    if (b.kind == BufferRequest::Kind::kScratch ||
-        !g.tensors[static_cast<size_t>(b.tensor)].is_variable)
-      continue;
-    b.first_op = 0;
-    b.last_op = last_step;
-  }
   c.scratch_buffer.assign(c.ops.size(), -1);
   for (int32_t i = 0; i < num_ops; ++i) {
     const LoweredOp& op = c.ops[static_cast<size_t>(i)];

@@ -48,7 +48,7 @@ Status dequantize(const KernelArgs& args) {
 
 const KernelDescriptor kernel_quantize_f32_s16_ref = {
     "quantize_f32_s16_ref",
-    "quantize",
+    "quantize_s16",  // other types than the swept float -> int8 family
     1,
     sizeof(QuantizeParams),
     1,
@@ -66,7 +66,7 @@ const KernelDescriptor kernel_quantize_f32_s16_ref = {
 
 const KernelDescriptor kernel_dequantize_s16_f32_ref = {
     "dequantize_s16_f32_ref",
-    "dequantize",
+    "dequantize_s16",
     1,
     sizeof(QuantizeParams),
     1,

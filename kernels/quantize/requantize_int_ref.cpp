@@ -87,7 +87,7 @@ Status run(const KernelArgs& args) {
 
 const KernelDescriptor kernel_requantize_int_ref = {
     "requantize_int_ref",
-    "quantize",
+    "requantize_int",
     1,
     sizeof(RequantizeIntParams),
     1,

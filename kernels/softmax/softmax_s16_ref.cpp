@@ -79,7 +79,7 @@ Status run(const KernelArgs& args) {
 
 const KernelDescriptor kernel_softmax_s16_ref = {
     "softmax_s16_ref",
-    "softmax",
+    "softmax_s16",
     1,
     sizeof(SoftmaxInt16Params),
     3,

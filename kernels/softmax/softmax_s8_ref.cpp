@@ -94,7 +94,7 @@ const KernelDescriptor kernel_softmax_s8_ref = {
 
 const KernelDescriptor kernel_softmax_s8_s16_ref = {
     "softmax_s8_s16_ref",
-    "softmax",
+    "softmax_s8_s16",  // another output type: not a variant of softmax_s8_ref
     1,
     sizeof(SoftmaxParams),
     2,

@@ -107,7 +107,7 @@ Status run(const KernelArgs& args) {
 
 const KernelDescriptor kernel_svdf_s8_state16_ref = {
     "svdf_s8_state16_ref",
-    "svdf",
+    "svdf_state16",  // not a variant of the int8-state kernel: its own family
     1,
     sizeof(SvdfParams),
     3,
@@ -125,7 +125,7 @@ const KernelDescriptor kernel_svdf_s8_state16_ref = {
 
 const KernelDescriptor kernel_svdf_s8_state8_ref = {
     "svdf_s8_state8_ref",
-    "svdf",
+    "svdf_state8",
     1,
     sizeof(SvdfParams),
     3,

@@ -31,6 +31,7 @@ struct DiffCase {
   Rounding rounding = Rounding::kDouble;
   Tolerance tolerance = Tolerance::kExact;
   bool float_output = false;  // DEQUANTIZE: compare float32 values
+  size_t output_bytes = 1;    // else the output's element size (int8, int16, int32)
   std::vector<uint8_t> ties;  // kTies: 1 where output value i is a tie
 };
 

@@ -125,6 +125,14 @@ void write(const fs::path& path, const std::vector<uint8_t>& bytes) {
   test::write_file(path.string(), bytes);
 }
 
+// Element i of a little-endian buffer of signed `width`-byte integers.
+int64_t signed_element(const std::vector<uint8_t>& bytes, size_t i, size_t width) {
+  uint64_t value = 0;
+  for (size_t b = 0; b < width; ++b) value |= uint64_t{bytes[i * width + b]} << (8 * b);
+  const unsigned unused = 64 - 8 * static_cast<unsigned>(width);
+  return static_cast<int64_t>(value << unused) >> unused;
+}
+
 // Compares one output; fills `run.detail` and returns false on a mismatch.
 bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
   const std::vector<uint8_t>& ours = run.ours;
@@ -147,9 +155,10 @@ bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
                << ": tinyaot " << std::setprecision(9) << a << ", tfjs " << b;
     }
   } else {
-    for (size_t i = 0; i < ours.size(); ++i) {
-      const int a = static_cast<int8_t>(ours[i]), b = static_cast<int8_t>(oracle[i]);
-      const int diff = std::abs(a - b);
+    const size_t width = run.c.output_bytes;
+    for (size_t i = 0; i < ours.size() / width; ++i) {
+      const int64_t a = signed_element(ours, i, width), b = signed_element(oracle, i, width);
+      const int64_t diff = std::abs(a - b);
       if (diff == 0) continue;
       max_diff = std::max<int64_t>(max_diff, diff);
       const bool allowed =
@@ -166,7 +175,8 @@ bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
   }
   if (bad == 0) return true;
   std::ostringstream head;
-  head << bad << " of " << (run.c.float_output ? ours.size() / 4 : ours.size()) << " values differ";
+  head << bad << " of " << ours.size() / (run.c.float_output ? 4 : run.c.output_bytes)
+       << " values differ";
   if (!run.c.float_output) head << " (max |diff| " << max_diff << ")";
   run.detail = head.str() + ", first:" + detail.str();
   return false;
@@ -389,7 +399,8 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
     OpSummary& s = summary[run.c.op];
     ++s.cases;
     if (run.outcome == Outcome::kPass || run.outcome == Outcome::kMismatch)
-      s.values += static_cast<int64_t>(run.ours.size() / (run.c.float_output ? 4 : 1));
+      s.values +=
+          static_cast<int64_t>(run.ours.size() / (run.c.float_output ? 4 : run.c.output_bytes));
     s.tolerated += run.tolerated;
     switch (run.outcome) {
       case Outcome::kPass:

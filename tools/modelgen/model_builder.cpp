@@ -25,11 +25,16 @@ size_t element_bytes(tflite::TensorType type) {
   switch (type) {
     case tflite::TensorType::INT8:
       return 1;
+    case tflite::TensorType::INT16:
+      return 2;
     case tflite::TensorType::INT32:
     case tflite::TensorType::FLOAT32:
       return 4;
+    case tflite::TensorType::INT64:
+      return 8;
     default:
-      throw std::invalid_argument("modelgen: only int8, int32 and float32 tensors are supported");
+      throw std::invalid_argument(
+          "modelgen: only int8, int16, int32, int64 and float32 tensors are supported");
   }
 }
 

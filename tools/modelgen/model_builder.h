@@ -87,7 +87,7 @@ class ModelBuilder {
   std::map<std::pair<int32_t, int32_t>, uint32_t> opcode_index_;  // (code, version) -> index
 };
 
-// Bytes of one element of `type` (int8, int32, float32 only).
+// Bytes of one element of `type` (int8, int16, int32, int64, float32).
 size_t element_bytes(tflite::TensorType type);
 int64_t num_elements(const std::vector<int32_t>& shape);
 

@@ -81,7 +81,15 @@
   X(avg_pool2d_s8_onnx_mve) \
   X(mean_s8_planes) \
   X(mean_s8_planes_mve) \
-  X(quantize_f32_s8_estimate)
+  X(quantize_f32_s8_estimate) \
+  X(fully_connected_s16_ref) \
+  X(conv2d_s16_ref) \
+  X(depthwise_conv2d_s16_ref) \
+  X(add_s16_ref) \
+  X(sub_s16_ref) \
+  X(mul_s16_ref) \
+  X(avg_pool2d_s16_ref) \
+  X(max_pool2d_s16_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -133,6 +133,23 @@ bool lowering_applies_clamp(OpType type) {
 // every other lowering is written for int8 and never sees one.
 bool lowers_int16(OpType type) {
   switch (type) {
+    case OpType::kFullyConnected:
+    case OpType::kConv2d:
+    case OpType::kDepthwiseConv2d:
+    case OpType::kReshape:
+    case OpType::kSqueeze:
+    case OpType::kExpandDims:
+    case OpType::kPad:
+    case OpType::kPadV2:
+    case OpType::kConcatenation:
+    case OpType::kTranspose:
+    case OpType::kStridedSlice:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kAveragePool2d:
+    case OpType::kMaxPool2d:
+      return true;
     default:
       return false;
   }

@@ -89,7 +89,8 @@
   X(sub_s16_ref) \
   X(mul_s16_ref) \
   X(avg_pool2d_s16_ref) \
-  X(max_pool2d_s16_ref)
+  X(max_pool2d_s16_ref) \
+  X(transpose_conv_s16_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -149,6 +149,7 @@ bool lowers_int16(OpType type) {
     case OpType::kMul:
     case OpType::kAveragePool2d:
     case OpType::kMaxPool2d:
+    case OpType::kTransposeConv:
       return true;
     default:
       return false;

@@ -68,9 +68,10 @@ bool is_int16x8(const Graph& graph, const Operation& op, const Target& target) {
 }
 
 std::vector<LoweredOperand> int16x8_quant_operands(const Graph& graph, const Operation& op,
-                                                   size_t bias_input, const Target& target,
-                                                   int32_t channels, ScaleProduct product) {
-  const Tensor& input = input_tensor(graph, op, 0);
+                                                   size_t activation_input, size_t bias_input,
+                                                   const Target& target, int32_t channels,
+                                                   ScaleProduct product) {
+  const Tensor& input = input_tensor(graph, op, activation_input);
   const Tensor& filter = input_tensor(graph, op, 1);
   const Tensor& output = output_tensor(graph, op);
   std::vector<int32_t> narrow_bias;

@@ -51,13 +51,13 @@ int32_t moved_element_bytes(const Graph& graph, const Operation& op);
 // and for int16x8 in rounding mode onnx, which has no int16 operators.
 bool is_int16x8(const Graph& graph, const Operation& op, const Target& target);
 
-// The operands after the weights of an int16x8 weighted operator
+// The operands after the weights (input 1) of an int16x8 weighted operator
 // (kernels/common/int16x8.h): ChannelQuant[channels] holding an int32 bias
 // (input `bias_input`, if the model has one), or the bias of 0 and a
-// following int64 bias operand.
+// following int64 bias operand. The activation is input `activation_input`.
 std::vector<LoweredOperand> int16x8_quant_operands(const Graph& graph, const Operation& op,
-                                                   size_t bias_input, const Target& target,
-                                                   int32_t channels,
+                                                   size_t activation_input, size_t bias_input,
+                                                   const Target& target, int32_t channels,
                                                    ScaleProduct product = ScaleProduct::kDouble);
 
 // The whole lowering of an int16x8 weighted operator once its parameters
@@ -70,7 +70,7 @@ LoweredOp lower_int16x8_weighted(KernelId kernel, const Params& params, const Gr
   LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
-  for (LoweredOperand& operand : int16x8_quant_operands(graph, op, 2, target, channels, product))
+  for (LoweredOperand& operand : int16x8_quant_operands(graph, op, 0, 2, target, channels, product))
     lowered.inputs.push_back(std::move(operand));
   lowered.outputs = {op.outputs[0]};
   return lowered;

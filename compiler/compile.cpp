@@ -37,8 +37,10 @@ void collect_buffers(Compilation& c) {
       c.buffers.push_back(request);
     }
     BufferRequest& b = c.buffers[static_cast<size_t>(index)];
-    b.first_op = std::min(b.first_op, step);
-    b.last_op = std::max(b.last_op, step);
+    // State outlives every run: alive at every operation, so that no
+    // other buffer ever takes its bytes.
+    b.first_op = t.is_variable ? 0 : std::min(b.first_op, step);
+    b.last_op = t.is_variable ? last_step : std::max(b.last_op, step);
   };
   for (int32_t input : g.inputs) touch(input, 0);
   for (int32_t i = 0; i < num_ops; ++i) {

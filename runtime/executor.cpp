@@ -1,12 +1,16 @@
 // The executor: calls each operation's kernel with operands resolved to
 // addresses. The program was validated by the loader; nothing is decided
 // here that the compiler could have decided.
+#include <string.h>
+
 #include "tinyaot/profile.h"
 #include "tinyaot/runtime.h"
 
 namespace tinyaot {
 
-Status run_program(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
+namespace {
+
+Status check_arena(const Program& p, const uint8_t* arena, uint32_t arena_bytes) {
   if (p.header == nullptr || arena == nullptr) return Status::kNullArgument;
   if (reinterpret_cast<uintptr_t>(arena) % kArenaAlignment != 0) return Status::kMisaligned;
   if (arena_bytes < p.header->arena_bytes) {
@@ -14,6 +18,24 @@ Status run_program(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
                 p.header->arena_bytes);
     return Status::kArenaTooSmall;
   }
+  return Status::kOk;
+}
+
+}  // namespace
+
+Status reset_state(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
+  const Status status = check_arena(p, arena, arena_bytes);
+  if (status != Status::kOk) return status;
+  for (uint32_t i = 0; i < p.header->num_state_regions; ++i) {
+    const StateRegion& region = p.state_regions[i];
+    memset(arena + region.arena_offset, static_cast<int>(region.fill), region.bytes);
+  }
+  return Status::kOk;
+}
+
+Status run_program(const Program& p, uint8_t* arena, uint32_t arena_bytes) {
+  if (const Status status = check_arena(p, arena, arena_bytes); status != Status::kOk)
+    return status;
   uint8_t* const regions[2] = {arena, const_cast<uint8_t*>(p.constants)};
   Operand operands[kMaxOperands];
   const Rounding rounding = static_cast<Rounding>(p.header->rounding);

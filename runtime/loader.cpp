@@ -65,13 +65,15 @@ TINYAOT_LOAD_TIME Status check_sections(const ProgramHeader& h) {
       !section_fits(n, h.kernels_offset, h.num_kernels, sizeof(AbiEntry)) ||
       !section_fits(n, h.params_offset, h.params_bytes, 1) ||
       !section_fits(n, h.constants_offset, h.constants_bytes, 1) ||
-      !section_fits(n, h.debug_offset, h.debug_bytes, 1)) {
+      !section_fits(n, h.debug_offset, h.debug_bytes, 1) ||
+      !section_fits(n, h.state_regions_offset, h.num_state_regions, sizeof(StateRegion))) {
     log_message("tinyaot: a section lies outside the %u-byte program", n);
     return Status::kSectionOutOfFile;
   }
   if (!aligned(h.inputs_offset, 4) || !aligned(h.outputs_offset, 4) || !aligned(h.ops_offset, 4) ||
       !aligned(h.operands_offset, 4) || !aligned(h.kernels_offset, 4) ||
-      !aligned(h.params_offset, 4) || !aligned(h.constants_offset, kConstantAlignment)) {
+      !aligned(h.params_offset, 4) || !aligned(h.constants_offset, kConstantAlignment) ||
+      !aligned(h.state_regions_offset, 4)) {
     log_message("tinyaot: a section offset is not aligned");
     return Status::kMisaligned;
   }
@@ -123,6 +125,26 @@ TINYAOT_LOAD_TIME Status check_io(const IoDesc* descs, uint32_t count, uint32_t 
     if (!ok) {
       log_message("tinyaot: %s %u description is malformed or outside the arena", kind, i);
       return Status::kBadIo;
+    }
+  }
+  return Status::kOk;
+}
+
+// State regions lie in the arena, each byte in at most one of them, with
+// a fill that is a byte.
+TINYAOT_LOAD_TIME Status check_state(const StateRegion* regions, uint32_t count,
+                                     uint32_t arena_bytes) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const StateRegion& r = regions[i];
+    bool ok = r.bytes != 0 && r.fill <= 0xff &&
+              static_cast<uint64_t>(r.arena_offset) + r.bytes <= arena_bytes;
+    for (uint32_t j = 0; ok && j < i; ++j)
+      ok = r.arena_offset >= regions[j].arena_offset + regions[j].bytes ||
+           regions[j].arena_offset >= r.arena_offset + r.bytes;
+    if (!ok) {
+      log_message("tinyaot: state region %u is malformed, outside the arena or overlaps another",
+                  i);
+      return Status::kBadState;
     }
   }
   return Status::kOk;
@@ -444,8 +466,11 @@ TINYAOT_LOAD_TIME Status load_program(const void* data, uint32_t bytes, Program*
   p.kernels = reinterpret_cast<const AbiEntry*>(base + h->kernels_offset);
   p.params = base + h->params_offset;
   p.constants = base + h->constants_offset;
+  p.state_regions = reinterpret_cast<const StateRegion*>(base + h->state_regions_offset);
   if (s = check_io(p.inputs, h->num_inputs, h->arena_bytes, "input"); s != Status::kOk) return s;
   if (s = check_io(p.outputs, h->num_outputs, h->arena_bytes, "output"); s != Status::kOk) return s;
+  if (s = check_state(p.state_regions, h->num_state_regions, h->arena_bytes); s != Status::kOk)
+    return s;
   if (s = check_abi(p, model); s != Status::kOk) return s;
   for (uint32_t i = 0; i < h->num_ops; ++i) {
     if (s = check_operation(p, i); s != Status::kOk) return s;

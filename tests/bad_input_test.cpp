@@ -18,6 +18,7 @@
 #include "compiler/compile.h"
 #include "compiler/import/tflite_importer.h"
 #include "kernels/common/validate.h"
+#include "support/exact_buffer.h"
 #include "support/subprocess.h"
 #include "support/tao_editor.h"
 #include "support/test_support.h"
@@ -33,27 +34,6 @@ using Bytes = std::vector<uint8_t>;
 constexpr uint32_t kMaxArenaToRun = 16u << 20;
 
 // ---------------------------------------------------------------- helpers
-
-// Exactly `size` bytes, 16-byte aligned: the sanitizer then catches a read
-// one byte past the end, which a padded std::vector would hide.
-class ExactBuffer {
- public:
-  explicit ExactBuffer(size_t size)
-      : size_(size),
-        data_(static_cast<uint8_t*>(::operator new (size ? size : 1, std::align_val_t{16}))) {}
-  explicit ExactBuffer(const Bytes& bytes) : ExactBuffer(bytes.size()) {
-    if (!bytes.empty()) std::memcpy(data_, bytes.data(), bytes.size());
-  }
-  ExactBuffer(const ExactBuffer&) = delete;
-  ExactBuffer& operator=(const ExactBuffer&) = delete;
-  ~ExactBuffer() { ::operator delete (data_, std::align_val_t{16}); }
-  uint8_t* data() const { return data_; }
-  uint32_t size() const { return static_cast<uint32_t>(size_); }
-
- private:
-  size_t size_;
-  uint8_t* data_;
-};
 
 std::string& captured_log() {
   static std::string log;

@@ -91,6 +91,20 @@ void check_model(const GoldenModel& model, const Target& target) {
                                << int(int8_t(expected[first])) << ")";
     }
   }
+  // A stateful model's vectors as one stream (state carried, no reset
+  // between them): TFLite Micro's outputs of each step.
+  if (!manifest.contains("sequential_outputs")) return;
+  const auto& files = manifest["sequential_outputs"]["files"];
+  std::vector<std::vector<std::vector<uint8_t>>> steps, outputs;
+  for (size_t v = 0; v < files.size(); ++v) {
+    steps.emplace_back();
+    for (const auto& name : manifest["vectors"][v]["inputs"])
+      steps.back().push_back(read_file((dir / name.get<std::string>()).string()));
+  }
+  ASSERT_EQ(run_stream_on_host(compilation.program, steps, &outputs), Status::kOk);
+  for (size_t v = 0; v < files.size(); ++v)
+    EXPECT_EQ(outputs[v][0], read_file((dir / files[v].get<std::string>()).string()))
+        << model.name << " stream step " << v;
 }
 
 TEST_P(Golden, BitExactDefaultTarget) {

@@ -104,6 +104,12 @@ std::string upper(const std::string& text) {
   return result;
 }
 
+uint64_t state_bytes(const json& report) {
+  uint64_t bytes = 0;
+  for (const json& region : report["state"]) bytes += region["bytes"].get<uint64_t>();
+  return bytes;
+}
+
 std::string header_text(const Library& library) {
   const std::string& name = library.name;
   const std::string guard = upper(name) + "_H_INCLUDED";
@@ -135,7 +141,9 @@ std::string header_text(const Library& library) {
       << r["isa"].get<std::string>() << "), rounding " << r["rounding"].get<std::string>() << ", "
       << r["operations"].size() << " operations ---- */\n"
       << "#define " << macro << "_ARENA_BYTES " << r["arena_bytes"].get<uint32_t>()
-      << " /* the planned arena; give it " << kArenaAlignment << "-byte aligned */\n";
+      << " /* the planned arena; give it " << kArenaAlignment << "-byte aligned */\n"
+      << "#define " << macro << "_STATE_BYTES " << state_bytes(r)
+      << " /* of the arena, kept between invokes */\n";
     io_macros(h, macro, r["inputs"], "input");
     io_macros(h, macro, r["outputs"], "output");
     h << "\n/* Validates the embedded program with the runtime's loader (format,\n"
@@ -146,8 +154,15 @@ std::string header_text(const Library& library) {
       << " * program that does not load. */\n"
       << "void* " << p.prefix << "_input(uint8_t* arena, int index);\n"
       << "const void* " << p.prefix << "_output(const uint8_t* arena, int index);\n"
-      << "/* Runs one inference inside `arena` (" << macro << "_ARENA_BYTES bytes): 0 = ok. */\n"
-      << "int " << p.prefix << "_invoke(uint8_t* arena);\n";
+      << "/* Runs one inference inside `arena` (" << macro << "_ARENA_BYTES bytes): 0 = ok.\n"
+      << " * A program with state (" << macro << "_STATE_BYTES > 0: LSTM, SVDF) carries it in the\n"
+      << " * arena from one invoke to the next. The first invoke after loading\n"
+      << " * resets its arena's state; every other arena of the program needs\n"
+      << " * <program>_reset before its first invoke. */\n"
+      << "int " << p.prefix << "_invoke(uint8_t* arena);\n"
+      << "/* Resets the state in `arena` (TFLite Micro's Reset()): the next invoke\n"
+      << " * starts a new stream. 0 = ok. */\n"
+      << "int " << p.prefix << "_reset(uint8_t* arena);\n";
   }
   h << "\n#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
   return h.str();
@@ -176,6 +191,7 @@ std::string api_text(const Library& library) {
     << "struct Loaded {\n"
     << "  tinyaot::Program program;\n"
     << "  bool ok;\n"
+    << "  bool state_reset;  // some arena's state was reset since the load\n"
     << "};\n\n"
     << "// The first call loads; every later one finds the program loaded.\n"
     << "TINYAOT_LOAD_TIME int load_first(const uint8_t* bytes, uint32_t size, const char* model,\n"
@@ -221,8 +237,16 @@ std::string api_text(const Library& library) {
       << "    return nullptr;\n"
       << "  return arena + " << loaded << ".program.outputs[index].arena_offset;\n"
       << "}\n\n"
-      << "extern \"C\" int " << q << "_invoke(uint8_t* arena) {\n"
+      << "extern \"C\" int " << q << "_reset(uint8_t* arena) {\n"
       << "  const int status = " << q << "_init();\n"
+      << "  if (status != 0) return status;\n"
+      << "  " << loaded << ".state_reset = true;\n"
+      << "  return static_cast<int>(tinyaot::reset_state(" << loaded << ".program, arena, "
+      << upper(q) << "_ARENA_BYTES));\n"
+      << "}\n\n"
+      << "extern \"C\" int " << q << "_invoke(uint8_t* arena) {\n"
+      << "  int status = " << q << "_init();\n"
+      << "  if (status == 0 && !" << loaded << ".state_reset) status = " << q << "_reset(arena);\n"
       << "  if (status != 0) return status;\n"
       << "  return static_cast<int>(tinyaot::run_program(" << loaded << ".program, arena, "
       << upper(q) << "_ARENA_BYTES));\n"

@@ -196,13 +196,38 @@ std::string qemu_core(const std::string& on) {
 }
 
 void run_on_qemu(const std::string& core, const std::string& program,
-                 const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+                 const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                 uint32_t steps) {
   check_paths(inputs);
   check_paths(outputs);
   check_paths({program});
   std::vector<std::string> args = tool_command(core, program);
-  for (const std::string& f : inputs) args.insert(args.end(), {"--input", f});
-  for (const std::string& f : outputs) args.insert(args.end(), {"--output", f});
+  // Several steps: the firmware runs one vector of files per step as a
+  // stream, so each file is cut into per-step slices and joined after.
+  TempDir temp;
+  std::vector<std::string> step_inputs = inputs, step_outputs = outputs;
+  if (steps > 1) {
+    args.push_back("--stream");
+    step_inputs.clear();
+    step_outputs.clear();
+    std::vector<std::vector<uint8_t>> data;
+    for (const std::string& f : inputs) data.push_back(read_file(f));
+    for (uint32_t k = 0; k < steps; ++k) {
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const size_t slice = data[i].size() / steps;
+        const std::string path =
+            (temp.path / ("in" + std::to_string(k) + "_" + std::to_string(i))).string();
+        write_files_atomically({{path, std::vector<uint8_t>(data[i].begin() + k * slice,
+                                                            data[i].begin() + (k + 1) * slice)}});
+        step_inputs.push_back(path);
+      }
+      for (size_t o = 0; o < outputs.size(); ++o)
+        step_outputs.push_back(
+            (temp.path / ("out" + std::to_string(k) + "_" + std::to_string(o))).string());
+    }
+  }
+  for (const std::string& f : step_inputs) args.insert(args.end(), {"--input", f});
+  for (const std::string& f : step_outputs) args.insert(args.end(), {"--output", f});
   // The firmware's console lines matter only when the run fails: on
   // success the CLI stays as quiet as a host run.
   std::string console;
@@ -212,6 +237,16 @@ void run_on_qemu(const std::string& core, const std::string& program,
     throw Error("run on qemu:cortex-" + core + " failed: exit status " + std::to_string(status) +
                 ", " + explain_exit(status));
   }
+  if (steps <= 1) return;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> joined;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    joined.push_back({outputs[o], {}});
+    for (uint32_t k = 0; k < steps; ++k) {
+      const std::vector<uint8_t> part = read_file(step_outputs[k * outputs.size() + o]);
+      joined.back().second.insert(joined.back().second.end(), part.begin(), part.end());
+    }
+  }
+  write_files_atomically(joined);
 }
 
 int do_bench(const BenchArgs& a) {

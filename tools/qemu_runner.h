@@ -4,6 +4,7 @@
 // for clang; QEMU 7.2 boards as in targets/README.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,13 @@ namespace tinyaot::cli {
 // cores) throws std::runtime_error naming what is supported.
 std::string qemu_core(const std::string& on);
 
-// Runs the program once on the core, writing the outputs. Throws
-// std::runtime_error with the firmware's exit status explained on failure.
+// Runs the program `steps` times on the core as one stream from a reset
+// (step k reads the k-th input-sized slice of each input file and writes
+// the k-th slice of each output file). Throws std::runtime_error with the
+// firmware's exit status explained on failure.
 void run_on_qemu(const std::string& core, const std::string& program,
-                 const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+                 const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                 uint32_t steps = 1);
 
 struct BenchArgs {
   std::string program, on;

@@ -109,6 +109,7 @@ int do_compile(const CompileArgs& a) {
 struct RunArgs {
   std::string program, on;
   std::vector<std::string> inputs, outputs;
+  uint32_t steps = 1;
 };
 
 int do_run(const RunArgs& a) {
@@ -133,27 +134,40 @@ int do_run(const RunArgs& a) {
       arena_storage.get() +
       (kArenaAlignment - reinterpret_cast<uintptr_t>(arena_storage.get()) % kArenaAlignment) %
           kArenaAlignment;
+  // Step k reads bytes [k * size, (k + 1) * size) of each input file.
+  std::vector<std::vector<uint8_t>> inputs;
   for (uint32_t i = 0; i < h.num_inputs; ++i) {
-    const std::vector<uint8_t> data = read_file(a.inputs[i]);
+    inputs.push_back(read_file(a.inputs[i]));
     const IoDesc& d = program.inputs[i];
-    if (data.size() != d.bytes)
+    if (inputs.back().size() != uint64_t{d.bytes} * a.steps)
       throw Failure("input " + std::to_string(i) + " ('" + d.name + "') needs " +
-                    std::to_string(d.bytes) + " bytes; '" + a.inputs[i] + "' has " +
-                    std::to_string(data.size()));
-    std::memcpy(input_data(program, arena, i), data.data(), data.size());
+                    std::to_string(d.bytes) + " bytes a step" +
+                    (a.steps > 1 ? " x " + std::to_string(a.steps) + " steps" : "") + "; '" +
+                    a.inputs[i] + "' has " + std::to_string(inputs.back().size()));
   }
   if (!a.on.empty()) {
-    run_on_qemu(qemu_core(a.on), a.program, a.inputs, a.outputs);
+    run_on_qemu(qemu_core(a.on), a.program, a.inputs, a.outputs, a.steps);
     return 0;
   }
-  const Status status = run_program(program, arena, h.arena_bytes);
-  if (status != Status::kOk)
-    throw Failure(std::string("run failed: ") + status_text(status) + " (" + status_name(status) +
-                  ")");
+  auto check = [](Status status) {
+    if (status != Status::kOk)
+      throw Failure(std::string("run failed: ") + status_text(status) + " (" + status_name(status) +
+                    ")");
+  };
   std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
-  for (uint32_t i = 0; i < h.num_outputs; ++i) {
-    const uint8_t* out = output_data(program, arena, i);
-    files.push_back({a.outputs[i], std::vector<uint8_t>(out, out + program.outputs[i].bytes)});
+  for (uint32_t i = 0; i < h.num_outputs; ++i) files.push_back({a.outputs[i], {}});
+  // One runtime instance: state carries from step to step, from a reset.
+  check(reset_state(program, arena, h.arena_bytes));
+  for (uint32_t step = 0; step < a.steps; ++step) {
+    for (uint32_t i = 0; i < h.num_inputs; ++i)
+      std::memcpy(input_data(program, arena, i),
+                  inputs[i].data() + size_t{step} * program.inputs[i].bytes,
+                  program.inputs[i].bytes);
+    check(run_program(program, arena, h.arena_bytes));
+    for (uint32_t i = 0; i < h.num_outputs; ++i) {
+      const uint8_t* out = output_data(program, arena, i);
+      files[i].second.insert(files[i].second.end(), out, out + program.outputs[i].bytes);
+    }
   }
   write_files_atomically(files);
   return 0;
@@ -289,6 +303,11 @@ int main(int argc, char** argv) {
   run->add_option("--output", run_args.outputs,
                   "file for each output tensor, in the model's output order")
       ->required();
+  run->add_option("--steps", run_args.steps,
+                  "run N inferences on one runtime instance, state carried from a reset: step "
+                  "k reads bytes [k x size, (k+1) x size) of each input file and appends to "
+                  "each output file")
+      ->check(CLI::Range(1u, 1000000u));
   run->add_option("--on", run_args.on,
                   "run on an emulated core instead of the host: qemu:cortex-m0|m3|m4|m7|m33|m55");
 

@@ -112,7 +112,9 @@ nlohmann::json debug_json(const Compilation& c, const CompileOptions& options) {
     const BufferRequest& b = c.buffers[i];
     if (b.kind != BufferRequest::Kind::kTensor) continue;
     json o = {c.plan.offsets[i], b.bytes, b.first_op, b.last_op};
-    if (options.keep_names || io_tensor[static_cast<size_t>(b.tensor)]) o.push_back(b.name);
+    if (options.keep_names || io_tensor[static_cast<size_t>(b.tensor)] ||
+        g.tensors[static_cast<size_t>(b.tensor)].is_variable)
+      o.push_back(b.name);
     if (!holds[i].empty()) o.push_back(holds[i]);
     buffers.push_back(o);
   }
@@ -239,6 +241,18 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
     records.push_back(r);
   }
 
+  // State: each variable tensor's buffer, filled by a reset with its
+  // int8 zero point (else 0), as TFLite Micro's ResetVariableTensors does.
+  std::vector<StateRegion> state;
+  for (size_t i = 0; i < c.buffers.size(); ++i) {
+    const BufferRequest& b = c.buffers[i];
+    if (b.kind != BufferRequest::Kind::kTensor || b.bytes == 0) continue;
+    const Tensor& t = g.tensors[static_cast<size_t>(b.tensor)];
+    if (!t.is_variable) continue;
+    const int32_t fill = t.dtype == DType::kInt8 ? t.quant.zero_point() : 0;
+    state.push_back({c.plan.offsets[i], b.bytes, static_cast<uint32_t>(fill) & 0xffu});
+  }
+
   ByteBuffer file;
   file.append(&h, sizeof(h));
   file.align(4);
@@ -252,6 +266,8 @@ std::vector<uint8_t> write_program(const Compilation& c, const CompileOptions& o
   h.operands_offset = file.append_items(operands);
   h.num_kernels = static_cast<uint32_t>(kernels.size());
   h.kernels_offset = file.append_items(kernels);
+  h.num_state_regions = static_cast<uint32_t>(state.size());
+  h.state_regions_offset = file.append_items(state);
   file.align(4);
   h.params_bytes = params.size();
   h.params_offset = file.append(params.bytes().data(), params.size());

@@ -224,6 +224,18 @@ nlohmann::json program_report(const std::vector<uint8_t>& bytes) {
   j["scratch_bytes"] = scratch;
   if (macs_known) j["macs"] = macs;
   j["buffers"] = buffers_json(debug, p, ops);
+  j["state"] = nlohmann::json::array();
+  for (uint32_t i = 0; i < h.num_state_regions; ++i) {
+    const StateRegion& region = p.state_regions[i];
+    nlohmann::json o = {
+        {"offset", region.arena_offset}, {"bytes", region.bytes}, {"reset_fill", region.fill}};
+    for (auto& b : j["buffers"]) {
+      if (b["kind"] != "tensor" || b["offset"] != region.arena_offset) continue;
+      b["kind"] = "state";
+      o["name"] = b["name"];
+    }
+    j["state"].push_back(o);
+  }
   return j;
 }
 
@@ -237,6 +249,13 @@ std::string report_text(const nlohmann::json& r) {
   s << "arena    " << with_commas(r["arena_bytes"].get<uint64_t>()) << " bytes   (lower bound "
     << with_commas(r["lower_bound_bytes"].get<uint64_t>()) << ", planner " << r.value("planner", "")
     << ")\n";
+  if (!r["state"].empty()) {
+    uint64_t bytes = 0;
+    for (const auto& region : r["state"]) bytes += region["bytes"].get<uint64_t>();
+    s << "state    " << with_commas(bytes) << " bytes in " << r["state"].size()
+      << " region(s) of the arena, kept from one inference to the next (reset_state sets "
+         "them)\n";
+  }
   s << "flash    " << with_commas(r["constants_bytes"].get<uint64_t>())
     << " bytes of constants; runtime context " << r["persistent_bytes"] << " bytes\n";
   if (r.contains("macs"))
@@ -269,7 +288,10 @@ std::string report_text(const nlohmann::json& r) {
     for (const auto& b : r["buffers"]) {
       s << "  " << std::setw(8) << b["offset"].get<uint32_t>() << std::setw(9)
         << b["bytes"].get<uint32_t>() << "  [" << b["first_op"] << ".." << b["last_op"] << "]  "
-        << (b["kind"] == "scratch" ? "scratch " : "") << b["name"].get<std::string>();
+        << (b["kind"] == "scratch" ? "scratch "
+            : b["kind"] == "state" ? "state   "
+                                   : "")
+        << b["name"].get<std::string>();
       if (b.contains("holds")) {
         s << "  (also holds";
         for (const auto& h : b["holds"])

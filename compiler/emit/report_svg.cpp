@@ -76,6 +76,7 @@ std::string buffer_label(const nlohmann::json& r, const nlohmann::json& b) {
   for (const auto& io : r["inputs"])
     if (io.value("name", "") == name) return "input";
   if (b["kind"] == "scratch") return "scratch";
+  if (b["kind"] == "state") return "state " + short_name(name, 18);
   const size_t first = b["first_op"].get<size_t>();
   if (first < r["operations"].size())
     return "#" + std::to_string(first) + " " +
@@ -138,7 +139,7 @@ std::string report_svg(const nlohmann::json& r) {
   for (const auto& b : r["buffers"]) {
     const double bytes = b["bytes"].get<double>();
     if (bytes <= 0) continue;
-    const bool scratch = b["kind"] == "scratch";
+    const bool scratch = b["kind"] == "scratch", state = b["kind"] == "state";
     const double x0 = left + op_w * b["first_op"].get<double>();
     const double x1 = left + op_w * (b["last_op"].get<double>() + 1);
     const double y0 = y_of(b["offset"].get<double>() + bytes), y1 = y_of(b["offset"].get<double>());
@@ -148,8 +149,14 @@ std::string report_svg(const nlohmann::json& r) {
       << "</title>";
     s << "<rect x=\"" << x0 + 1 << "\" y=\"" << y0 << "\" width=\"" << std::max(1.0, x1 - x0 - 2)
       << "\" height=\"" << std::max(1.0, y1 - y0) << "\" rx=\"2\" fill=\""
-      << (scratch ? "#f4a259" : "#5b8def") << "\" fill-opacity=\"0.85\" stroke=\""
-      << (scratch ? "#b86b1e" : "#2c5cc5") << "\"/>";
+      << (scratch ? "#f4a259"
+          : state ? "#6a994e"
+                  : "#5b8def")
+      << "\" fill-opacity=\"0.85\" stroke=\""
+      << (scratch ? "#b86b1e"
+          : state ? "#386641"
+                  : "#2c5cc5")
+      << "\"/>";
     const double box_w = x1 - x0, box_h = y1 - y0;
     if (box_h >= 13 && box_w >= 30) {
       const size_t chars = static_cast<size_t>(std::max(3.0, (box_w - 4) / 5.8));

@@ -70,9 +70,9 @@ void place_concatenation_slices(Compilation& c) {
       }
       const int32_t storage = g.storage_of(tensor);
       const Tensor& t = g.tensors[static_cast<size_t>(storage)];
-      all = !t.is_constant() && produced.count(storage) && !graph_inputs.count(storage) &&
-            !graph_outputs.count(storage) && !grouped.count(storage) && storage != output &&
-            slices.insert(storage).second &&
+      all = !t.is_constant() && !t.is_variable && produced.count(storage) &&
+            !graph_inputs.count(storage) && !graph_outputs.count(storage) &&
+            !grouped.count(storage) && storage != output && slices.insert(storage).second &&
             g.tensors[static_cast<size_t>(tensor)].bytes() == t.bytes();
     }
     if (!all) continue;
@@ -122,13 +122,14 @@ void place_in_place_outputs(Compilation& c) {
     const int32_t output = g.storage_of(op.outputs[0]);
     const Tensor& in = g.tensors[static_cast<size_t>(input)];
     const Tensor& out = g.tensors[static_cast<size_t>(output)];
-    // The model's outputs must survive the run; slices already share bytes
+    // The model's outputs must survive the run, state every run; slices
+    // already share bytes
     // with another tensor. A model input is like any other buffer: the
     // caller writes it before each run and its bytes are free after its
     // last reader (a float32 input quantized in place needs no second
     // buffer). The output may be narrower than the input, never wider.
-    if (input == output || in.is_constant() || graph_outputs.count(input) ||
-        last_reader[static_cast<size_t>(input)] != int32_t(i) ||
+    if (input == output || in.is_constant() || in.is_variable || out.is_variable ||
+        graph_outputs.count(input) || last_reader[static_cast<size_t>(input)] != int32_t(i) ||
         grouped[static_cast<size_t>(input)] || grouped[static_cast<size_t>(output)] ||
         c.placement[static_cast<size_t>(output)].host >= 0 || out.bytes() > in.bytes())
       continue;

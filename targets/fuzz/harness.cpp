@@ -87,6 +87,10 @@ uint32_t sandboxed_run(void* shared) {
   one.num_ops = 1;
   Program single = whole;
   single.header = &one;
+  // A state table the loader accepted is written inside the sandboxed arena.
+  if (const Status reset = reset_state(whole, s.arena, whole.header->arena_bytes);
+      reset != Status::kOk)
+    return static_cast<uint32_t>(reset);
   for (s.operation = 0; s.operation < whole.header->num_ops; ++s.operation) {
     single.ops = whole.ops + s.operation;
     const Status status = run_program(single, s.arena, whole.header->arena_bytes);

@@ -1,7 +1,7 @@
 // The embedded firmware: the program is linked into read-only memory (see
 // targets/cmake/tinyaot_embed.cmake) and used in place, the way a product
 // ships it. Inputs and outputs still travel by semihosting:
-//   -append "[--input FILE]... [--output FILE]..."
+//   -append "[--stream] [--input FILE]... [--output FILE]..."
 #include <stdint.h>
 
 #include "board.h"
@@ -20,7 +20,8 @@ int main() {
   runner::CommandLine line;
   if (!runner::parse_command_line(&line)) return board::kExitUsage;
   if (line.program != nullptr || line.batch != nullptr) {
-    board::print("tinyaot-runner: this image embeds its program; give only --input/--output");
+    board::print(
+        "tinyaot-runner: this image embeds its program; give only --stream, --input and --output");
     return board::kExitUsage;
   }
   board::Line size_line;

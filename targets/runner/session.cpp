@@ -33,7 +33,7 @@ bool add_file(const char** list, uint32_t* count, const char* path) {
   return true;
 }
 
-// Parses "[PROGRAM] [--input FILE]... [--output FILE]... [--batch LIST]"
+// Parses "[PROGRAM] [--stream] [--input FILE]... [--output FILE]... [--batch LIST]"
 // in place.
 bool parse_arguments(char* cursor, CommandLine* line) {
   while (char* token = semihosting::next_token(&cursor)) {
@@ -41,6 +41,8 @@ bool parse_arguments(char* cursor, CommandLine* line) {
     if (strcmp(token, "--batch") == 0 && line->batch == nullptr) {
       line->batch = semihosting::next_token(&cursor);
       ok = line->batch != nullptr;
+    } else if (strcmp(token, "--stream") == 0) {
+      line->stream = true;
     } else if (strcmp(token, "--input") == 0 || strcmp(token, "-i") == 0) {
       ok = add_file(line->inputs, &line->num_inputs, semihosting::next_token(&cursor));
     } else if (strcmp(token, "--output") == 0 || strcmp(token, "-o") == 0) {
@@ -83,8 +85,8 @@ bool parse_command_line(CommandLine* line) {
   char* cursor = g_command_line;
   semihosting::next_token(&cursor);  // the kernel (firmware) path QEMU puts first
   if (!parse_arguments(cursor, line)) return false;
-  if (line->batch != nullptr &&
-      (line->program != nullptr || line->num_inputs != 0 || line->num_outputs != 0)) {
+  if (line->batch != nullptr && (line->program != nullptr || line->num_inputs != 0 ||
+                                 line->num_outputs != 0 || line->stream)) {
     print_problem("--batch takes the runs from its list only", "");
     return false;
   }
@@ -213,6 +215,10 @@ uint32_t run_vectors(const Program& program, uint8_t* arena, uint32_t arena_capa
     return board::kExitNoFit;
   }
   for (uint32_t v = 0; v < vectors; ++v) {
+    if (v == 0 || !line.stream) {
+      const Status reset = reset_state(program, arena, arena_capacity);
+      if (reset != Status::kOk) return report_load_failure(reset);
+    }
     for (uint32_t i = 0; line.num_inputs != 0 && i < per_in; ++i) {
       uint32_t bytes = 0;
       const uint32_t code = read_file(line.inputs[v * per_in + i], input_data(program, arena, i),

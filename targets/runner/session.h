@@ -11,15 +11,18 @@ namespace tinyaot::runner {
 
 constexpr uint32_t kMaxFiles = 64;
 
-// -append "[PROGRAM] [--input FILE]... [--output FILE]..."
+// -append "[PROGRAM] [--stream] [--input FILE]... [--output FILE]..."
 // Files go in vector order: with a program of I inputs and O outputs,
-// inputs 0..I-1 and outputs 0..O-1 are the first vector, and so on.
+// inputs 0..I-1 and outputs 0..O-1 are the first vector, and so on. Each
+// vector runs from a reset state; with --stream the vectors are one
+// stream, state carried from each to the next (reset once, first).
 // Paths contain no spaces (QEMU passes the string as is).
 // Or -append "--batch LIST": LIST is a text file of runs, one per line,
 // each in the form above with its PROGRAM (many programs per launch).
 struct CommandLine {
   const char* program = nullptr;
   const char* batch = nullptr;
+  bool stream = false;
   const char* inputs[kMaxFiles];
   uint32_t num_inputs = 0;
   const char* outputs[kMaxFiles];
@@ -63,7 +66,8 @@ uint32_t read_file(const char* path, uint8_t* buffer, uint32_t capacity, uint32_
 uint32_t write_file(const char* path, const uint8_t* data, uint32_t bytes);
 
 // Runs a loaded program once per vector of files (once on whatever the
-// arena holds if no input is given), writing outputs, and prints the
+// arena holds if no input is given), each from a reset state unless the
+// line says --stream, writing outputs, and prints the
 // summary lines. Returns the exit code: the runtime status of the first
 // failure, or a board exit code for a file problem.
 uint32_t run_vectors(const Program& program, uint8_t* arena, uint32_t arena_capacity,

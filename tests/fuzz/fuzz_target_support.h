@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "../support/exact_buffer.h"
 #include "program_fixups.h"
 #include "tinyaot/runtime.h"
 
@@ -18,18 +19,7 @@ namespace tinyaot::fuzz {
 // the host's allocator limits.
 constexpr uint32_t kMaxArenaBytes = 16u << 20;
 
-class ExactBuffer {
- public:
-  explicit ExactBuffer(size_t size)
-      : data_(static_cast<uint8_t*>(::operator new (size ? size : 1, std::align_val_t{16}))) {}
-  ExactBuffer(const ExactBuffer&) = delete;
-  ExactBuffer& operator=(const ExactBuffer&) = delete;
-  ~ExactBuffer() { ::operator delete (data_, std::align_val_t{16}); }
-  uint8_t* data() const { return data_; }
-
- private:
-  uint8_t* data_;
-};
+using tinyaot::ExactBuffer;
 
 // Runs a loaded program on an exact-size arena filled with the fuzzers'
 // pattern (program_fixups.h).
@@ -38,6 +28,10 @@ inline Status run_bounded(const Program& program) {
   if (arena_bytes > kMaxArenaBytes) return Status::kOk;
   ExactBuffer arena(arena_bytes);
   for (uint32_t i = 0; i < arena_bytes; ++i) arena.data()[i] = arena_fill_byte(i);
+  // State too: a fuzzed state table must be refused at load or stay in
+  // the arena.
+  const Status reset = reset_state(program, arena.data(), arena_bytes);
+  if (reset != Status::kOk) return reset;
   return run_program(program, arena.data(), arena_bytes);
 }
 

@@ -83,8 +83,10 @@ TEST(NoHeap, LoadAndRunEverySharedModel) {
       start_counting_allocations();
       const Status load =
           load_program(program.data(), static_cast<uint32_t>(bytes.size()), &loaded);
+      const Status reset =
+          load == Status::kOk ? reset_state(loaded, arena.data(), arena_bytes) : load;
       const Status run =
-          load == Status::kOk ? run_program(loaded, arena.data(), arena_bytes) : load;
+          reset == Status::kOk ? run_program(loaded, arena.data(), arena_bytes) : reset;
       const unsigned long calls = stop_counting_allocations();
 
       ASSERT_EQ(load, Status::kOk) << path;

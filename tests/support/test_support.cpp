@@ -70,32 +70,46 @@ void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
             static_cast<std::streamsize>(bytes.size()));
 }
 
-Status run_on_host(const std::vector<uint8_t>& program_bytes,
-                   const std::vector<std::vector<uint8_t>>& inputs,
-                   std::vector<std::vector<uint8_t>>* outputs) {
+Status run_stream_on_host(const std::vector<uint8_t>& program_bytes,
+                          const std::vector<std::vector<std::vector<uint8_t>>>& steps,
+                          std::vector<std::vector<std::vector<uint8_t>>>* outputs) {
   std::vector<uint8_t> storage(program_bytes.size() + 16);
   uint8_t* base = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   std::memcpy(base, program_bytes.data(), program_bytes.size());
   Program program;
   Status status = load_program(base, static_cast<uint32_t>(program_bytes.size()), &program);
   if (status != Status::kOk) return status;
-  if (inputs.size() != program.header->num_inputs) return Status::kBadArgument;
   std::vector<uint8_t> arena_storage(program.header->arena_bytes + 16, 0xA5);
   uint8_t* arena =
       arena_storage.data() + (16 - reinterpret_cast<uintptr_t>(arena_storage.data()) % 16) % 16;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].size() != program.inputs[i].bytes) return Status::kBadArgument;
-    std::memcpy(input_data(program, arena, static_cast<uint32_t>(i)), inputs[i].data(),
-                inputs[i].size());
-  }
-  status = run_program(program, arena, program.header->arena_bytes);
+  status = reset_state(program, arena, program.header->arena_bytes);
   if (status != Status::kOk) return status;
   outputs->clear();
-  for (uint32_t i = 0; i < program.header->num_outputs; ++i) {
-    const uint8_t* out = output_data(program, arena, i);
-    outputs->emplace_back(out, out + program.outputs[i].bytes);
+  for (const auto& inputs : steps) {
+    if (inputs.size() != program.header->num_inputs) return Status::kBadArgument;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].size() != program.inputs[i].bytes) return Status::kBadArgument;
+      std::memcpy(input_data(program, arena, static_cast<uint32_t>(i)), inputs[i].data(),
+                  inputs[i].size());
+    }
+    status = run_program(program, arena, program.header->arena_bytes);
+    if (status != Status::kOk) return status;
+    outputs->emplace_back();
+    for (uint32_t i = 0; i < program.header->num_outputs; ++i) {
+      const uint8_t* out = output_data(program, arena, i);
+      outputs->back().emplace_back(out, out + program.outputs[i].bytes);
+    }
   }
   return Status::kOk;
+}
+
+Status run_on_host(const std::vector<uint8_t>& program_bytes,
+                   const std::vector<std::vector<uint8_t>>& inputs,
+                   std::vector<std::vector<uint8_t>>* outputs) {
+  std::vector<std::vector<std::vector<uint8_t>>> steps;
+  const Status status = run_stream_on_host(program_bytes, {inputs}, &steps);
+  if (status == Status::kOk) *outputs = std::move(steps.front());
+  return status;
 }
 
 std::string compile_error(const std::vector<uint8_t>& model, std::vector<uint8_t>* program) {

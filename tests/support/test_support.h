@@ -40,8 +40,16 @@ std::string compile_error(const std::vector<uint8_t>& model,
 std::vector<uint8_t> read_file(const std::string& path);
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
 
-// Runs a compiled program on the host runtime. Returns the runtime status
-// and fills `outputs` (one byte vector per program output).
+// Runs a compiled program on the host runtime, one inference per step on
+// one arena, state carried from a reset (the arena starts as garbage).
+// Returns the runtime status and fills `outputs` (per step, one byte
+// vector per program output).
+Status run_stream_on_host(const std::vector<uint8_t>& program,
+                          const std::vector<std::vector<std::vector<uint8_t>>>& steps,
+                          std::vector<std::vector<std::vector<uint8_t>>>* outputs);
+
+// One inference from a reset state. Returns the runtime status and fills
+// `outputs` (one byte vector per program output).
 Status run_on_host(const std::vector<uint8_t>& program,
                    const std::vector<std::vector<uint8_t>>& inputs,
                    std::vector<std::vector<uint8_t>>* outputs);

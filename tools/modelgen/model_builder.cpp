@@ -190,6 +190,10 @@ void ModelBuilder::add_operator(tflite::BuiltinOperator code, int32_t version,
   graph().operators.push_back(std::move(op));
 }
 
+void ModelBuilder::set_variable(int32_t tensor) {
+  graph().tensors.at(static_cast<size_t>(tensor))->is_variable = true;
+}
+
 void ModelBuilder::set_inputs(std::vector<int32_t> inputs) { graph().inputs = std::move(inputs); }
 
 void ModelBuilder::set_outputs(std::vector<int32_t> outputs) {

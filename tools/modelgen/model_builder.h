@@ -67,6 +67,10 @@ class ModelBuilder {
                     std::vector<int32_t> outputs,
                     tflite::BuiltinOptionsUnion options = tflite::BuiltinOptionsUnion());
 
+  // Marks a tensor without data as state (TFLite's is_variable): it keeps
+  // its value from one inference to the next.
+  void set_variable(int32_t tensor);
+
   void set_inputs(std::vector<int32_t> inputs);
   void set_outputs(std::vector<int32_t> outputs);
 

@@ -120,6 +120,20 @@ compile_one() {
     done
   done
   echo "$args" >"$dir/args.txt"
+  # A stateful model's vectors as one stream (state carried between them):
+  # a second run of the program, its outputs named as the golden seq_ files.
+  if ls "$gdir" | grep -q '^seq_vec[0-9]*_output0\.bin$'; then
+    args="$rel/${model}_$prefer.tao --stream"
+    for v in $(ls "$gdir" | sed -n 's/^seq_vec\([0-9]*\)_output0\.bin$/\1/p' | sort -n); do
+      for k in $(ls "$gdir" | sed -n "s/^vec${v}_input\([0-9]*\)\.bin$/\1/p" | sort -n); do
+        args+=" --input $gdir/vec${v}_input$k.bin"
+      done
+      for k in $(ls "$gdir" | sed -n "s/^seq_vec${v}_output\([0-9]*\)\.bin$/\1/p" | sort -n); do
+        args+=" --output $rel/seq_vec${v}_output$k.bin"
+      done
+    done
+    echo "$args" >>"$dir/args.txt"
+  fi
 }
 export -f compile_one run_dir
 export out shared tinyaot compile_flags
@@ -165,9 +179,11 @@ run_batch() {  # core, list index
 run_embedded() {  # core, run directory
   cd "$out/$1"
   local -a args
-  read -r -a args <"$2/args.txt"
-  /usr/bin/time -o "$2/qemu.time" -f "%e %U %S" "$here/tinyaot-qemu" --core "$1" --opt "$opt" \
-    --build-root "$build_root" --form embedded "${args[@]}" >"$2/qemu.log" 2>&1 || true
+  : >"$2/qemu.log"
+  while read -r -a args; do  # one launch per line (a stream is a second line)
+    /usr/bin/time -o "$2/qemu.time" -f "%e %U %S" "$here/tinyaot-qemu" --core "$1" --opt "$opt" \
+      --build-root "$build_root" --form embedded "${args[@]}" >>"$2/qemu.log" 2>&1 || true
+  done <"$2/args.txt"
 }
 export -f run_batch run_embedded
 {

@@ -8,6 +8,7 @@
 //   OpRecord[num_ops]
 //   BufferRef[num_operands]           operands of all operations, in order
 //   AbiEntry[num_kernels]             one per kernel variant used
+//   StateRegion[num_state_regions]    state kept between inferences
 //   params                            parameter structs, 4-byte aligned
 //   constants                         16-byte aligned blobs (weights, ...)
 //   debug                             optional JSON (names, plan); ignored
@@ -19,7 +20,7 @@
 namespace tinyaot {
 
 constexpr uint8_t kProgramMagic[4] = {'T', 'A', 'O', 'P'};
-constexpr uint32_t kProgramFormatVersion = 3;
+constexpr uint32_t kProgramFormatVersion = 4;
 constexpr uint32_t kConstantAlignment = 16;
 constexpr uint32_t kArenaAlignment = 16;
 constexpr uint32_t kMaxRank = 6;
@@ -63,6 +64,8 @@ struct ProgramHeader {
   uint32_t constants_bytes;
   uint32_t debug_offset;
   uint32_t debug_bytes;
+  uint32_t num_state_regions;
+  uint32_t state_regions_offset;
 };
 
 // A model input or output: lives in the arena at arena_offset.
@@ -89,6 +92,16 @@ struct OpRecord {
   BufferRef scratch;  // region arena; bytes 0 when none
 };
 
+// A variable tensor (an LSTM's hidden and cell state, an SVDF's memory):
+// bytes of the arena no other buffer ever uses, carried from one run to
+// the next; reset_state sets every byte to `fill` (an int8 state's zero
+// point, else 0, as TFLite Micro's reset does).
+struct StateRegion {
+  uint32_t arena_offset;
+  uint32_t bytes;
+  uint32_t fill;  // 0..255
+};
+
 // What the program was built against, per kernel variant it uses.
 struct AbiEntry {
   char name[kNameBytes];
@@ -102,7 +115,8 @@ struct AbiEntry {
   uint32_t fingerprint;
 };
 
-static_assert(sizeof(ProgramHeader) == 96, "header layout is part of the ABI");
+static_assert(sizeof(StateRegion) == 12, "StateRegion layout is part of the ABI");
+static_assert(sizeof(ProgramHeader) == 104, "header layout is part of the ABI");
 static_assert(sizeof(IoDesc) == 80, "IoDesc layout is part of the ABI");
 static_assert(sizeof(OpRecord) == 32, "OpRecord layout is part of the ABI");
 static_assert(sizeof(AbiEntry) == 48, "AbiEntry layout is part of the ABI");

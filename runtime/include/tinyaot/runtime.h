@@ -22,6 +22,7 @@ struct Program {
   const AbiEntry* kernels;
   const uint8_t* params;
   const uint8_t* constants;
+  const StateRegion* state_regions;
 };
 
 // The ISA class this runtime build serves. An embedded build derives it
@@ -40,8 +41,15 @@ Status load_program(const void* data, uint32_t bytes, Program* program,
                     const char* model = "program");
 
 // Runs every operation in order. The arena must be 16-byte aligned and at
-// least header->arena_bytes long; inputs must already be in place.
+// least header->arena_bytes long; inputs must already be in place. A
+// program with state (num_state_regions > 0) carries it from one run to
+// the next in the arena: call reset_state before the first run on an
+// arena, and again to start a new stream.
 Status run_program(const Program& program, uint8_t* arena, uint32_t arena_bytes);
+
+// Sets every state region of the arena to its reset value (TFLite Micro's
+// Reset()); does nothing for a program without state.
+Status reset_state(const Program& program, uint8_t* arena, uint32_t arena_bytes);
 
 // Where input/output `index` lives in the arena.
 inline uint8_t* input_data(const Program& program, uint8_t* arena, uint32_t index) {

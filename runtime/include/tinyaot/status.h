@@ -31,7 +31,8 @@ namespace tinyaot {
   X(kArenaTooSmall, "arena smaller than the program needs")               \
   X(kScratchMismatch, "planned scratch differs from the kernel's need")   \
   X(kBadArgument, "bad argument")                                         \
-  X(kOperandsOverlap, "operands of an operation overlap in the arena")
+  X(kOperandsOverlap, "operands of an operation overlap in the arena")    \
+  X(kBadState, "state region is malformed or outside the arena")
 
 enum class Status : uint8_t {
 #define TINYAOT_STATUS_ENUM(name, text) name,

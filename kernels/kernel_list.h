@@ -93,7 +93,16 @@
   X(softmax_s8_s16_ref) \
   X(softmax_s16_ref) \
   X(quantize_f32_s16_ref) \
-  X(dequantize_s16_f32_ref)
+  X(dequantize_s16_f32_ref) \
+  X(fully_connected_s16_ref) \
+  X(conv2d_s16_ref) \
+  X(depthwise_conv2d_s16_ref) \
+  X(add_s16_ref) \
+  X(sub_s16_ref) \
+  X(mul_s16_ref) \
+  X(avg_pool2d_s16_ref) \
+  X(max_pool2d_s16_ref) \
+  X(transpose_conv_s16_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -146,6 +146,23 @@ bool lowers_int16(OpType type) {
     case OpType::kQuantize:
     case OpType::kDequantize:
     case OpType::kSoftmax:
+    case OpType::kFullyConnected:
+    case OpType::kConv2d:
+    case OpType::kDepthwiseConv2d:
+    case OpType::kReshape:
+    case OpType::kSqueeze:
+    case OpType::kExpandDims:
+    case OpType::kPad:
+    case OpType::kPadV2:
+    case OpType::kConcatenation:
+    case OpType::kTranspose:
+    case OpType::kStridedSlice:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kAveragePool2d:
+    case OpType::kMaxPool2d:
+    case OpType::kTransposeConv:
       return true;
     default:
       return false;

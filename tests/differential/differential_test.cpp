@@ -273,11 +273,17 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   const std::vector<std::string> generated = generated_ops();
   const std::set<std::string> has_generator(generated.begin(), generated.end());
   std::vector<std::string> ops;
-  for (const std::string& op : imported_ops()) {
+  const std::vector<std::string> imported = imported_ops();
+  for (const std::string& op : imported) {
     if (onnx_only.count(op)) continue;
     EXPECT_TRUE(has_generator.count(op)) << "no differential generator for " << op;
     if (has_generator.count(op)) ops.push_back(op);
   }
+  // The int16x8 generators of imported operators.
+  for (const std::string& name : generated)
+    if (builtin_of(name) != name &&
+        std::find(imported.begin(), imported.end(), builtin_of(name)) != imported.end())
+      ops.push_back(name);
   if (const std::string filter = env("TINYAOT_DIFF_OPS"); !filter.empty()) {
     std::vector<std::string> selected;
     for (const std::string& op : split(filter)) {
@@ -427,7 +433,7 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   table << "differential test, planned for " << core_name(core) << " (ISA class " << isa_name(isa)
         << "): " << num_cases << " cases, seed " << seed << ", " << ops.size()
         << " operators; failing cases kept under " << (workdir / "cases").string() << "\n  "
-        << std::left << std::setw(19) << "operator" << std::right << std::setw(6) << "cases"
+        << std::left << std::setw(24) << "operator" << std::right << std::setw(6) << "cases"
         << std::setw(6) << "pass" << std::setw(9) << "compile" << std::setw(5) << "run"
         << std::setw(10) << "!=scalar" << std::setw(7) << "oracle" << std::setw(10) << "mismatch"
         << std::setw(9) << "values"
@@ -435,7 +441,7 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   std::vector<std::string> not_compiling, over_cap;
   for (const std::string& op : ops) {
     const OpSummary& s = summary[op];
-    table << "  " << std::left << std::setw(19) << op << std::right << std::setw(6) << s.cases
+    table << "  " << std::left << std::setw(24) << op << std::right << std::setw(6) << s.cases
           << std::setw(6) << s.passed << std::setw(9) << s.compile_fail << std::setw(5)
           << s.run_fail << std::setw(10) << s.scalar_mismatch << std::setw(7) << s.oracle_fail
           << std::setw(10) << s.mismatch << std::setw(9) << s.values;

@@ -102,7 +102,8 @@
   X(mul_s16_ref) \
   X(avg_pool2d_s16_ref) \
   X(max_pool2d_s16_ref) \
-  X(transpose_conv_s16_ref)
+  X(transpose_conv_s16_ref) \
+  X(requantize_s16_ref)
 // clang-format on
 
 namespace tinyaot {

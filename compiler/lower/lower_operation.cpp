@@ -163,6 +163,8 @@ bool lowers_int16(OpType type) {
     case OpType::kAveragePool2d:
     case OpType::kMaxPool2d:
     case OpType::kTransposeConv:
+    case OpType::kRelu:
+    case OpType::kRelu6:
       return true;
     default:
       return false;

@@ -610,7 +610,7 @@ DiffCase unary(Gen& g, BO code, int32_t version, float in_scale,
   const int32_t zp = g.zero_point();
   const int32_t x = g.input("input", s, in_scale, zp);
   const mg::AffineQuant q = out_q.value_or(mg::AffineQuant{in_scale, zp});
-  const int32_t out = g.b.add_int8("out", s, q.scale, q.zero_point);
+  const int32_t out = g.activation("out", s, q.scale, q.zero_point);
   g.b.add_operator(code, version, {x}, {out}, std::move(opts));
   return g.done(out);
 }
@@ -1242,6 +1242,13 @@ const std::map<std::string, Generator>& generators() {
       {"AVERAGE_POOL_2D_INT16", with_int16([](Gen& g) { return pool(g, mg::PoolKind::kAverage); })},
       {"MAX_POOL_2D_INT16", with_int16([](Gen& g) { return pool(g, mg::PoolKind::kMax); })},
       {"TRANSPOSE_CONV_INT16", with_int16(transpose_conv)},
+      {"RELU_INT16", with_int16([](Gen& g) {
+         const float s = g.scale(0.003, 0.1);
+         return unary(g, BO::RELU, 2, s, mg::AffineQuant{s * g.scale(0.3, 2.0), 0});
+       })},
+      {"RELU6_INT16", with_int16([](Gen& g) {
+         return unary(g, BO::RELU6, 2, g.scale(0.0001, 0.001), std::nullopt);
+       })},
       {"ADD_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::ADD); })},
       {"SUB_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::SUB); })},
       {"MUL_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::MUL); })},

@@ -103,7 +103,10 @@
   X(avg_pool2d_s16_ref) \
   X(max_pool2d_s16_ref) \
   X(transpose_conv_s16_ref) \
-  X(requantize_s16_ref)
+  X(requantize_s16_ref) \
+  X(logistic_s16_ref) \
+  X(tanh_s16_ref) \
+  X(leaky_relu_s16_ref)
 // clang-format on
 
 namespace tinyaot {

@@ -165,6 +165,9 @@ bool lowers_int16(OpType type) {
     case OpType::kTransposeConv:
     case OpType::kRelu:
     case OpType::kRelu6:
+    case OpType::kLogistic:
+    case OpType::kTanh:
+    case OpType::kLeakyRelu:
       return true;
     default:
       return false;

@@ -33,4 +33,32 @@ struct RequantizeS16Params {
 // Operands: input s16 [size] -> output s16 [size]; no rounding mode onnx.
 extern const KernelDescriptor kernel_requantize_s16_ref;
 
+// int16 LOGISTIC and TANH (TFLite Micro's reference_integer_ops, zero
+// points 0, output scale 2^-15): the input scaling (x * multiplier +
+// rounding) >> right_shift, resolved from TFLite Micro's Prepare, then
+// kernels/common/sigmoid_s16.h's table interpolation.
+struct Sigmoid16Params {
+  int32_t size;  // elements of the input and of the output
+  int32_t multiplier;
+  int32_t right_shift;
+};
+
+// Operands: input s16 [size] -> output s16 [size].
+extern const KernelDescriptor kernel_logistic_s16_ref;
+extern const KernelDescriptor kernel_tanh_s16_ref;
+
+// int16 LEAKY_RELU (TFLite Micro's QuantizeLeakyRelu<int16_t>, zero points
+// 0): the identity rescale for x >= 0, the one including alpha for x < 0,
+// saturated to int16.
+struct LeakyReluS16Params {
+  int32_t size;  // elements of the input and of the output
+  int32_t multiplier_identity;
+  int32_t shift_identity;
+  int32_t multiplier_alpha;
+  int32_t shift_alpha;
+};
+
+// Operands: input s16 [size] -> output s16 [size]; no rounding mode onnx.
+extern const KernelDescriptor kernel_leaky_relu_s16_ref;
+
 }  // namespace tinyaot

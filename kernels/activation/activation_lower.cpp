@@ -48,6 +48,28 @@ SigmoidParams prepare_sigmoid(float input_scale, int32_t input_zero_point) {
   return params;
 }
 
+Sigmoid16Scale prepare_sigmoid16(float input_scale, bool tanh) {
+  // TFLite Micro's kInputIntegerBits: the table spans inputs in [-8, 8)
+  // scaled by 3/4, one step being 1 / (3 * 4096).
+  constexpr int32_t kInputIntegerBits = 3;
+  const ScaleLog2 log2 = checked_log2(input_scale);
+  const int32_t power_of_two_shift = (15 - kInputIntegerBits) + log2.rounded;
+  const int32_t largest_power_of_two_shift = tanh ? 1 : 0;
+  if (log2.power_of_two && power_of_two_shift >= 0 &&
+      power_of_two_shift <= largest_power_of_two_shift)
+    return resolve_sigmoid16_scale(0, power_of_two_shift);
+  double multiplier = static_cast<double>(input_scale) * 4096.0 * 3.0;
+  int32_t right_shift = 0;
+  while (multiplier <= 32767.0 / 2.0 && right_shift <= 30) {
+    ++right_shift;
+    multiplier *= 2.0;
+  }
+  // Truncated as TFLite Micro's static_cast; 0 marks what it cannot take
+  // (where its own multiplier 0 would mean a power of two).
+  if (!(multiplier >= 1.0 && multiplier <= 32767.0)) return {0, 0};
+  return {static_cast<int32_t>(multiplier), right_shift};
+}
+
 RequantizeParams prepare_relu(float input_scale, int32_t input_zero_point, float output_scale,
                               int32_t output_zero_point, Rounding rounding) {
   // TFLite Micro's CalculateReluOpData divides the scales in float, then
@@ -168,7 +190,39 @@ void require_shift(const Operation& op, int32_t shift) {
 
 }  // namespace
 
+namespace {
+
+// int16 LOGISTIC and TANH (logistic_s16_ref, tanh_s16_ref) as TFLite
+// Micro's Prepare checks and parameterizes them; nullopt for int8.
+std::optional<LoweredOp> lower_sigmoid_s16(const Graph& graph, const Operation& op,
+                                           const Target& target, bool tanh) {
+  if (!is_int16x8(graph, op, target)) return std::nullopt;
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.num_elements() == output.num_elements() && input.num_elements() >= 1 &&
+              input.num_elements() <= INT32_MAX / 2,
+          op, "input and output must have the same, non-zero number of elements");
+  const ScaleLog2 output_log2 = checked_log2(output.quant.scale());
+  require(output_log2.power_of_two && output_log2.rounded == -15, op,
+          "int16 output must be quantized with scale 2^-15");
+  const Sigmoid16Scale scale = activation::prepare_sigmoid16(input.quant.scale(), tanh);
+  require(scale.multiplier > 0, op,
+          "int16 input scale is outside the range TFLite Micro's kernel computes in int32");
+  Sigmoid16Params params{};
+  params.size = static_cast<int32_t>(input.num_elements());
+  params.multiplier = scale.multiplier;
+  params.right_shift = scale.right_shift;
+  LoweredOp lowered =
+      make_lowered(tanh ? KernelId::tanh_s16_ref : KernelId::logistic_s16_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace
+
 LoweredOp lower_logistic(const Graph& graph, const Operation& op, const Target& target) {
+  if (auto lowered = lower_sigmoid_s16(graph, op, target, false)) return *lowered;
   const UnaryOperands operands = unary_operands(graph, op);
   require(
       operands.output.quant.scale() == 1.0f / 256.0f && operands.output.quant.zero_point() == -128,
@@ -180,6 +234,7 @@ LoweredOp lower_logistic(const Graph& graph, const Operation& op, const Target& 
 }
 
 LoweredOp lower_tanh(const Graph& graph, const Operation& op, const Target& target) {
+  if (auto lowered = lower_sigmoid_s16(graph, op, target, true)) return *lowered;
   const UnaryOperands operands = unary_operands(graph, op);
   require(operands.output.quant.scale() == 1.0f / 128.0f && operands.output.quant.zero_point() == 0,
           op, "int8 output must be quantized with scale 1/128 and zero point 0");
@@ -251,7 +306,38 @@ LoweredOp lower_relu6(const Graph& graph, const Operation& op, const Target& tar
   return lower_with(op, operands, [&](int8_t x) { return activation::relu6_s8(x, params); });
 }
 
+namespace {
+
+// int16 LEAKY_RELU (leaky_relu_s16_ref) with TFLite Micro's
+// CalculateOpDataLeakyRelu, the int8 one's Prepare; nullopt for int8.
+std::optional<LoweredOp> lower_leaky_relu_s16(const Graph& graph, const Operation& op,
+                                              const Target& target) {
+  if (!is_int16x8(graph, op, target)) return std::nullopt;
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  require(input.num_elements() == output.num_elements() && input.num_elements() >= 1 &&
+              input.num_elements() <= INT32_MAX / 2,
+          op, "input and output must have the same, non-zero number of elements");
+  const activation::LeakyReluParams prepared = activation::prepare_leaky_relu(
+      input.quant.scale(), 0, op.attrs.alpha, output.quant.scale(), 0, target.rounding);
+  require(prepared.shift_identity <= 14 && prepared.shift_alpha <= 14, op,
+          "the input scale (times alpha) is too large for the output scale");
+  LeakyReluS16Params params{};
+  params.size = static_cast<int32_t>(input.num_elements());
+  params.multiplier_identity = prepared.multiplier_identity;
+  params.shift_identity = prepared.shift_identity;
+  params.multiplier_alpha = prepared.multiplier_alpha;
+  params.shift_alpha = prepared.shift_alpha;
+  LoweredOp lowered = make_lowered(KernelId::leaky_relu_s16_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace
+
 LoweredOp lower_leaky_relu(const Graph& graph, const Operation& op, const Target& target) {
+  if (auto lowered = lower_leaky_relu_s16(graph, op, target)) return *lowered;
   const UnaryOperands operands = unary_operands(graph, op);
   const activation::LeakyReluParams params = activation::prepare_leaky_relu(
       operands.input.quant.scale(), operands.input.quant.zero_point(), op.attrs.alpha,

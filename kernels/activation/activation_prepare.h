@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "kernels/activation/activation_math.h"
+#include "kernels/common/sigmoid_s16.h"
 #include "tinyaot/target.h"
 
 namespace tinyaot {
@@ -16,6 +17,15 @@ namespace activation {
 
 // LOGISTIC and TANH share it (CalculateArithmeticOpDataLogistic / Tanh).
 SigmoidParams prepare_sigmoid(float input_scale, int32_t input_zero_point);
+
+// The int16 LOGISTIC and TANH Prepare (zero points 0): a power-of-two
+// input scale whose left shift 12 + log2(scale) is 0 (LOGISTIC) or 0 or 1
+// (TANH) takes the multiplier 3 << shift; any other scale a multiplier
+// doubled into [2^14, 2^15) with as many right shifts (at most 31). The
+// pair comes back resolved; multiplier 0 when the scale is outside what
+// int32 arithmetic takes (past 32767 / 12288, or so small that 31
+// doublings leave the multiplier below 1).
+Sigmoid16Scale prepare_sigmoid16(float input_scale, bool tanh);
 
 RequantizeParams prepare_relu(float input_scale, int32_t input_zero_point, float output_scale,
                               int32_t output_zero_point, Rounding rounding);

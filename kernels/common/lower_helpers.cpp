@@ -1,5 +1,6 @@
 #include "kernels/common/lower_helpers.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace tinyaot {
@@ -65,6 +66,12 @@ bool is_int16x8(const Graph& graph, const Operation& op, const Target& target) {
   require(target.rounding != Rounding::kOnnx, op,
           "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   return true;
+}
+
+ScaleLog2 checked_log2(float scale) {
+  const float log2 = std::log(scale) * (1.0f / std::log(2.0f));
+  const float rounded = std::round(log2);
+  return {static_cast<int32_t>(rounded), std::fabs(log2 - rounded) < 1e-3f};
 }
 
 std::vector<LoweredOperand> int16x8_quant_operands(const Graph& graph, const Operation& op,

@@ -51,6 +51,14 @@ int32_t moved_element_bytes(const Graph& graph, const Operation& op);
 // and for int16x8 in rounding mode onnx, which has no int16 operators.
 bool is_int16x8(const Graph& graph, const Operation& op, const Target& target);
 
+// TFLite's CheckedLog2: log2 of a scale computed in float and rounded, and
+// whether the scale is a power of two (within 1e-3 of the rounded log2).
+struct ScaleLog2 {
+  int32_t rounded;
+  bool power_of_two;
+};
+ScaleLog2 checked_log2(float scale);
+
 // The operands after the weights (input 1) of an int16x8 weighted operator
 // (kernels/common/int16x8.h): ChannelQuant[channels] holding an int32 bias
 // (input `bias_input`, if the model has one), or the bias of 0 and a

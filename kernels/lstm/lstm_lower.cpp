@@ -86,13 +86,6 @@ LstmRescale product_rescale(double scale_a, double scale_b, double output_scale,
   return {q.multiplier, q.multiplier == 0 ? -1 : q.shift};
 }
 
-// TFLite's CheckedLog2 (in float, rounded), the power TFLite Micro takes
-// for the cell state's scale whether or not the scale is a power of two.
-int32_t rounded_log2(float scale) {
-  const float log2 = std::log(scale) * (1.0f / std::log(2.0f));
-  return static_cast<int32_t>(std::round(log2));
-}
-
 }  // namespace
 
 LoweredOp lower_unidirectional_lstm(const Graph& graph, const Operation& op, const Target& target) {
@@ -184,8 +177,9 @@ LoweredOp lower_unidirectional_lstm(const Graph& graph, const Operation& op, con
 
   // TFLite Micro's Tanh of the cell state: an input left shift of
   // 15 + log2(cell scale) - 3, or a multiplier 3 and a right shift when
-  // negative.
-  const int32_t tanh_left_shift = 15 + rounded_log2(cell.quant.scale()) - 3;
+  // negative. TFLite Micro takes CheckedLog2's rounded power whether or
+  // not the scale is a power of two.
+  const int32_t tanh_left_shift = 15 + checked_log2(cell.quant.scale()).rounded - 3;
   require(tanh_left_shift <= 14, op,
           "the cell state's scale is too large for the int16 tanh (at most 2^-1)");
   const Sigmoid16Scale tanh_scale = tanh_left_shift < 0

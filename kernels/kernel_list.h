@@ -106,7 +106,8 @@
   X(requantize_s16_ref) \
   X(logistic_s16_ref) \
   X(tanh_s16_ref) \
-  X(leaky_relu_s16_ref)
+  X(leaky_relu_s16_ref) \
+  X(mean_s16_ref)
 // clang-format on
 
 namespace tinyaot {

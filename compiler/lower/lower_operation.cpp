@@ -168,6 +168,7 @@ bool lowers_int16(OpType type) {
     case OpType::kLogistic:
     case OpType::kTanh:
     case OpType::kLeakyRelu:
+    case OpType::kMean:
       return true;
     default:
       return false;

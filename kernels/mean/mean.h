@@ -1,4 +1,4 @@
-// MEAN, int8: the average over a set of reduced dimensions, as TFLite
+// MEAN, int8 and int16: the average over a set of reduced dimensions, as TFLite
 // Micro's reference kernel computes it: always the requantizing integer path
 // (QuantizedMeanOrSum), also when input and output share their quantization
 // (a plain truncating division differs from it in about half the outputs). The compiler merges
@@ -40,6 +40,8 @@ TINYAOT_LOAD_TIME inline bool is_mean_planes_case(const MeanParams& p) {
 
 // Operands: input s8 [dims...] -> output s8 [the kept dims].
 extern const KernelDescriptor kernel_mean_s8_ref;
+// The same arithmetic on int16 (zero points 0, no rounding mode onnx).
+extern const KernelDescriptor kernel_mean_s16_ref;
 // The reference's arithmetic over planes, channels summed as
 // avg_pool2d_s8_sum16 and avg_pool2d_s8_mve sum them (mean_s8_planes.cpp).
 extern const KernelDescriptor kernel_mean_s8_planes;

@@ -70,8 +70,8 @@ LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target&
                           const std::vector<bool>& reduced) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  // int16 (zero points 0) takes the same arithmetic, QuantizedMeanOrSum<int16_t>.
+  const bool int16 = is_int16x8(graph, op, target);
   const int32_t rank = static_cast<int32_t>(input.shape.size());
   require(rank >= 1 && rank <= 5, op, "input rank must be 1 to 5");
   for (int32_t d : input.shape) require(d >= 1, op, "input dimensions must be positive");
@@ -126,7 +126,8 @@ LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target&
     params.shift = q.shift;
   }
 
-  LoweredOp lowered = make_lowered(choose_variant(kMeanVariants, params, target), params);
+  LoweredOp lowered = make_lowered(
+      int16 ? KernelId::mean_s16_ref : choose_variant(kMeanVariants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;

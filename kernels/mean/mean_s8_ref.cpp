@@ -1,7 +1,8 @@
-// Reference MEAN: TFLite Micro's int8 reduction (QuantizedMeanOrSum, for
-// every quantization). Each output
+// Reference MEAN: TFLite Micro's int8 and int16 reduction
+// (QuantizedMeanOrSum<T, int32_t>, for every quantization). Each output
 // sums its cells directly, so no scratch is needed: int32 addition wraps the
 // same in any order.
+#include "kernels/common/int16x8.h"
 #include "kernels/common/output_step.h"
 #include "kernels/mean/mean.h"
 #include "kernels/mean/mean_validate.h"
@@ -34,7 +35,8 @@ Split split_dims(const MeanParams& p) {
 }
 
 // Sum of the cells one output averages, starting at input offset `base`.
-int32_t reduced_sum(const int8_t* input, int32_t base, const Split& s) {
+template <typename T>
+int32_t reduced_sum(const T* input, int32_t base, const Split& s) {
   int32_t index[kMeanMaxRank] = {};
   int32_t offset = base;
   int32_t sum = 0;
@@ -51,9 +53,9 @@ int32_t reduced_sum(const int8_t* input, int32_t base, const Split& s) {
   }
 }
 
-template <typename Mode>
-TINYAOT_MODE_LOOP void mean(const MeanParams& p, const Split& s, const int8_t* input,
-                            int8_t* output, int32_t outputs) {
+template <typename Mode, typename T>
+TINYAOT_MODE_LOOP void mean(const MeanParams& p, const Split& s, const T* input, T* output,
+                            int32_t outputs) {
   // Centring on the input zero point is a bias of -count * zero_point
   // (wrapping as TFLite's int32 arithmetic).
   const int32_t bias = static_cast<int32_t>(0u - static_cast<uint32_t>(p.input_zero_point) *
@@ -61,8 +63,14 @@ TINYAOT_MODE_LOOP void mean(const MeanParams& p, const Split& s, const int8_t* i
   int32_t index[kMeanMaxRank] = {};
   int32_t base = 0;
   for (int32_t o = 0; o < outputs; ++o) {
-    output[o] = output_step<Mode::value>(reduced_sum(input, base, s), bias, p.multiplier, p.shift,
-                                         p.output_zero_point, -128, 127);
+    const int32_t sum = reduced_sum(input, base, s);
+    if constexpr (sizeof(T) == 1) {
+      output[o] = output_step<Mode::value>(sum, bias, p.multiplier, p.shift, p.output_zero_point,
+                                           -128, 127);
+    } else {  // zero points 0 (validated)
+      output[o] = clamp_output_s16(requantize<Mode::value>(sum, p.multiplier, p.shift), INT16_MIN,
+                                   INT16_MAX);
+    }
     for (int32_t d = 0; d < s.kept_n; ++d) {
       base += s.kept_strides[d];
       if (++index[d] < s.kept_dims[d]) break;
@@ -72,12 +80,15 @@ TINYAOT_MODE_LOOP void mean(const MeanParams& p, const Split& s, const int8_t* i
   }
 }
 
+template <typename T>
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const MeanParams*>(args.params);
-  const auto* input = static_cast<const int8_t*>(args.inputs[0].data);
-  auto* output = static_cast<int8_t*>(args.outputs[0].data);
+  const auto* input = static_cast<const T*>(args.inputs[0].data);
+  auto* output = static_cast<T*>(args.outputs[0].data);
+  // int16 has no rounding mode onnx (its lowering refuses it).
+  if (sizeof(T) == 2 && args.rounding == Rounding::kOnnx) return Status::kBadParams;
   const Split s = split_dims(p);
-  const int32_t outputs = static_cast<int32_t>(args.outputs[0].bytes);
+  const auto outputs = static_cast<int32_t>(args.outputs[0].bytes / sizeof(T));
   with_any_rounding(args.rounding,
                     [&](auto mode) { mean<decltype(mode)>(p, s, input, output, outputs); });
   return Status::kOk;
@@ -96,8 +107,24 @@ const KernelDescriptor kernel_mean_s8_ref = {
     IsaClass::kScalar,
     "input:s8[dims] -> output:s8[kept dims]; params=MeanParams{rank,dims[6],reduced_mask,count,"
     "input_zero_point,output_zero_point,multiplier,shift}",
-    run,
+    run<int8_t>,
     validate_mean,
+    nullptr,
+};
+
+const KernelDescriptor kernel_mean_s16_ref = {
+    "mean_s16_ref",
+    "mean_s16",
+    1,
+    sizeof(MeanParams),
+    1,
+    1,
+    1,
+    IsaClass::kScalar,
+    "input:s16[dims] -> output:s16[kept dims]; params=MeanParams{rank,dims[6],reduced_mask,count,"
+    "input_zero_point,output_zero_point,multiplier,shift}",
+    run<int16_t>,
+    validate_mean_of<int16_t>,
     nullptr,
 };
 

@@ -44,6 +44,25 @@ std::vector<int8_t> run(const MeanParams& p, std::vector<int8_t> input, size_t o
   return output;
 }
 
+// int16: two bytes an element, zero points 0, saturation at int16.
+TEST(Mean, Int16SumsWithoutWrappingAndSaturates) {
+  MeanParams p = rows_of_three();  // 0.5 of each row's sum
+  std::vector<int16_t> input = {30000, 30000, 30000, -1000, -2000, 2};
+  std::vector<int16_t> output(2);
+  const uint32_t in_bytes = 12, out_bytes = 4;
+  EXPECT_EQ(test::validate_sizes(kernel_mean_s16_ref, &p, &in_bytes, 1, &out_bytes, 1),
+            Status::kOk);
+  Operand in{input.data(), in_bytes};
+  Operand out{output.data(), out_bytes};
+  KernelArgs args{&p, &in, 1, &out, 1, {nullptr, 0}, Rounding::kDouble};
+  EXPECT_EQ(kernel_mean_s16_ref.run(args), Status::kOk);
+  // 90000 / 2 saturates to 32767 (the sum itself fits int32); -2998 / 2.
+  EXPECT_EQ(output, (std::vector<int16_t>{32767, -1499}));
+  p.input_zero_point = 1;  // int16 is symmetric
+  EXPECT_NE(test::validate_sizes(kernel_mean_s16_ref, &p, &in_bytes, 1, &out_bytes, 1),
+            Status::kOk);
+}
+
 TEST(Mean, ValidateRejectsInconsistentParams) {
   EXPECT_EQ(validate(rows_of_three(), 6, 2), Status::kOk);
   EXPECT_NE(validate(rows_of_three(), 5, 2), Status::kOk);  // input size

@@ -992,10 +992,11 @@ DiffCase mean(Gen& g) {
   const int32_t axes_t = g.b.add_int32_constant("axes", {static_cast<int32_t>(axes.size())}, axes);
   mg::AffineQuant out_q{sc, zp};
   if (!same_quant) out_q = mg::AffineQuant{sc * g.scale(0.5, 2.0), g.zero_point()};
-  const int32_t o = g.b.add_int8("out", out, out_q.scale, out_q.zero_point);
+  const int32_t o = g.activation("out", out, out_q.scale, out_q.zero_point);
   tflite::ReducerOptionsT opts;
   opts.keep_dims = keep_dims;
-  g.b.add_operator(BO::MEAN, 2, {x, axes_t}, {o}, options(std::move(opts)));
+  g.b.add_operator(BO::MEAN, g.int16_activations ? 3 : 2, {x, axes_t}, {o},
+                   options(std::move(opts)));
   g.c.tolerance = Tolerance::kOneStep;
   return g.done(o);
 }
@@ -1262,6 +1263,7 @@ const std::map<std::string, Generator>& generators() {
       {"LOGISTIC_INT16", with_int16([](Gen& g) { return sigmoid_int16(g, BO::LOGISTIC); })},
       {"TANH_INT16", with_int16([](Gen& g) { return sigmoid_int16(g, BO::TANH); })},
       {"LEAKY_RELU_INT16", with_int16(leaky_relu)},
+      {"MEAN_INT16", with_int16(mean)},
       {"ADD_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::ADD); })},
       {"SUB_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::SUB); })},
       {"MUL_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::MUL); })},
@@ -1315,6 +1317,10 @@ ToleratedShare tolerated_share(const std::string& op) {
       {"LEAKY_RELU", {0.15, 4}},
       {"QUANTIZE", {0.20, 4}},
       {"MEAN", {0.21, 24}},
+      // Every int16 case runs TFLite's reference EvalMeanReferenceOps in
+      // tfjs (no XNNPACK), whose arithmetic is not TFLite Micro's: 18.7% to
+      // 27.7% of the values one step apart, seeds 1 to 5, 50 to 96 cases.
+      {"MEAN_INT16", {0.35, 24}},
       {"SOFTMAX", {0.005, 4}},
       {"TRANSPOSE_CONV", {0.02, 4}},
       {"UNIDIRECTIONAL_SEQUENCE_LSTM", {0.04, 4}},

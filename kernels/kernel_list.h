@@ -20,8 +20,11 @@
 #include "kernels/pad/pad.h"
 #include "kernels/pooling/pooling.h"
 #include "kernels/quantize/quantize.h"
+#include "kernels/quantize/requantize_int.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/softmax/softmax_int16.h"
 #include "kernels/strided_slice/strided_slice.h"
+#include "kernels/svdf/svdf.h"
 #include "kernels/transpose/transpose.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 
@@ -83,7 +86,24 @@
   X(mean_s8_planes) \
   X(mean_s8_planes_mve) \
   X(quantize_f32_s8_estimate) \
-  X(unidirectional_lstm_s8_ref)
+  X(unidirectional_lstm_s8_ref) \
+  X(svdf_s8_state16_ref) \
+  X(svdf_s8_state8_ref) \
+  X(requantize_int_ref) \
+  X(softmax_s8_s16_ref) \
+  X(softmax_s16_ref) \
+  X(quantize_f32_s16_ref) \
+  X(dequantize_s16_f32_ref) \
+  X(fully_connected_s16_ref) \
+  X(conv2d_s16_ref) \
+  X(depthwise_conv2d_s16_ref) \
+  X(add_s16_ref) \
+  X(sub_s16_ref) \
+  X(mul_s16_ref) \
+  X(avg_pool2d_s16_ref) \
+  X(max_pool2d_s16_ref) \
+  X(transpose_conv_s16_ref) \
+  X(requantize_s16_ref)
 // clang-format on
 
 namespace tinyaot {

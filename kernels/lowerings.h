@@ -43,5 +43,6 @@ LoweredOp lower_requantize(const Graph& graph, const Operation& op, const Target
 LoweredOp lower_quantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_dequantize(const Graph& graph, const Operation& op, const Target& target);
 LoweredOp lower_unidirectional_lstm(const Graph& graph, const Operation& op, const Target& target);
+LoweredOp lower_svdf(const Graph& graph, const Operation& op, const Target& target);
 
 }  // namespace tinyaot

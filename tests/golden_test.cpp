@@ -1,5 +1,7 @@
 // Golden vectors: every shared model compiles with the default options and
-// reproduces TFLite Micro's outputs (double rounding) byte for byte.
+// reproduces TFLite Micro's outputs (double rounding) byte for byte; so do
+// the project's own int16x8 models (tests/data/int16), whose outputs come
+// from tfjs-tflite, which matches TFLite Micro on those operators.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,9 +16,20 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GoldenModel {
-  std::string set;  // "golden" or "golden-ops"
+  std::string set;  // "golden" or "golden-ops" (../shared), or "tests/data/int16" (ours)
   std::string name;
 };
+
+constexpr const char* kOwnSetPrefix = "tests/data/";
+
+// Where a set's folder is: the project's own tests/data/ sets, or
+// ../shared's (nullopt when ../shared is absent).
+std::optional<fs::path> set_dir(const std::string& set) {
+  if (set.rfind(kOwnSetPrefix, 0) == 0) return fs::path(TINYAOT_SOURCE_DIR) / set;
+  const auto shared = shared_dir();
+  if (!shared) return std::nullopt;
+  return fs::path(*shared) / set;
+}
 
 // How GoogleTest names a case in its output (not a byte dump).
 void PrintTo(const GoldenModel& model, std::ostream* out) {
@@ -29,9 +42,9 @@ constexpr const char* kAbsentSet = "set_absent";
 
 std::vector<GoldenModel> golden_models(const std::string& set) {
   std::vector<GoldenModel> models;
-  const auto shared = shared_dir();
-  if (!shared || !fs::is_directory(fs::path(*shared) / set)) return {{set, kAbsentSet}};
-  for (const auto& entry : fs::directory_iterator(fs::path(*shared) / set))
+  const std::optional<fs::path> dir = set_dir(set);
+  if (!dir || !fs::is_directory(*dir)) return {{set, kAbsentSet}};
+  for (const auto& entry : fs::directory_iterator(*dir))
     if (fs::exists(entry.path() / "manifest.json"))
       models.push_back({set, entry.path().filename().string()});
   std::sort(models.begin(), models.end(),
@@ -43,7 +56,7 @@ class Golden : public ::testing::TestWithParam<GoldenModel> {};
 
 // Compiles for `target` and checks every vector of the manifest.
 void check_model(const GoldenModel& model, const Target& target) {
-  const fs::path dir = fs::path(*shared_dir()) / model.set / model.name;
+  const fs::path dir = *set_dir(model.set) / model.name;
   std::ifstream manifest_file(dir / "manifest.json");
   const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
   const fs::path model_path = fs::weakly_canonical(dir / manifest["model_file"].get<std::string>());
@@ -95,7 +108,7 @@ void check_model(const GoldenModel& model, const Target& target) {
 }
 
 TEST_P(Golden, BitExactDefaultTarget) {
-  if (GetParam().name == kAbsentSet || !shared_dir())
+  if (GetParam().name == kAbsentSet || !set_dir(GetParam().set))
     GTEST_SKIP() << "no " << GetParam().set << " models: " << shared_dir_searched()
                  << (shared_dir() ? " has no such folder" : " is absent");
   check_model(GetParam(), Target{});
@@ -105,6 +118,9 @@ std::string test_name(const ::testing::TestParamInfo<GoldenModel>& info) { retur
 
 INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(golden_models("golden")), test_name);
 INSTANTIATE_TEST_SUITE_P(Ops, Golden, ::testing::ValuesIn(golden_models("golden-ops")), test_name);
+// int16x8 operators, tfjs-tflite's outputs (tests/data/int16/README.md).
+INSTANTIATE_TEST_SUITE_P(Int16Ops, Golden, ::testing::ValuesIn(golden_models("tests/data/int16")),
+                         test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Golden);
 
 }  // namespace

@@ -76,6 +76,36 @@ TEST(OperationMacs, ReportShowsThemPerOperationAndInTotal) {
   EXPECT_NE(report_text(report).find("7,648 MACs per inference"), std::string::npos);
 }
 
+// SVDF, 2 batches of 5 inputs, 6 filters (3 units of rank 2) remembering
+// 4 steps: per batch 6 x 5 feature products and 6 x 4 time products.
+TEST(OperationMacs, SvdfCountsItsFeatureAndTimeProducts) {
+  mg::ModelBuilder b;
+  const int32_t x = b.add_int8("x", {2, 5}, 0.05f, 0);
+  const int32_t feature = b.add_int8_constant("feature", {6, 5}, std::vector<int8_t>(30, 1),
+                                              mg::Quant::per_tensor(0.01f, 0));
+  const int32_t time =
+      b.add_constant("time", tflite::TensorType::INT16, {6, 4}, std::vector<uint8_t>(48, 1),
+                     mg::Quant::per_tensor(0.001f, 0));
+  const int32_t bias = b.add_bias("bias", {0, 0, 0}, {0.001f / 1024});
+  const int32_t state = b.add_tensor("state", tflite::TensorType::INT16, {2, 24},
+                                     mg::Quant::per_tensor(1.0f / 1024, 0));
+  b.set_variable(state);
+  const int32_t out = b.add_int8("out", {2, 3}, 0.5f, 0);
+  tflite::SVDFOptionsT options;
+  options.rank = 2;
+  options.fused_activation_function = tflite::ActivationFunctionType::RELU;
+  tflite::BuiltinOptionsUnion union_options;
+  union_options.Set(std::move(options));
+  b.add_operator(tflite::BuiltinOperator::SVDF, 3, {x, feature, time, bias, state}, {out},
+                 std::move(union_options));
+  b.set_inputs({x});
+  b.set_outputs({out});
+  const std::vector<uint8_t> model = b.finish();
+  const Compilation c = compile_model(model.data(), model.size(), CompileOptions{});
+  ASSERT_EQ(c.ops.size(), 1u);
+  EXPECT_EQ(c.ops[0].macs, 2u * (6 * 5 + 6 * 4));
+}
+
 TEST(OperationMacs, StrippedProgramsClaimNone) {
   mg::ModelBuilder b;
   const mg::AffineQuant q{0.05f, 0};

@@ -244,6 +244,15 @@ Attributes read_attributes(const tflite::Operator* op, OpType type, const std::s
         fail(where + ": missing TransposeConvOptions");
       }
       break;
+    case OpType::kSvdf:
+      // The fused activation is not read: TFLite Micro's integer SVDF
+      // applies none (only the int8 clamp). An absent rank would divide by 0.
+      if (auto* o = op->builtin_options_as_SVDFOptions())
+        a.rank = o->rank();
+      else
+        fail(where + ": missing SVDFOptions (the rank)");
+      positive(a.rank, where, "SVDF rank");
+      break;
     case OpType::kBatchMatMul:
       if (auto* o = op->builtin_options_as_BatchMatMulOptions()) {
         a.adj_x = o->adj_x();

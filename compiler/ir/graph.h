@@ -134,6 +134,7 @@ struct Attributes {
   int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
           shrink_axis_mask = 0;       // STRIDED_SLICE
   bool offset = false;                // STRIDED_SLICE
+  int32_t rank = 0;                   // SVDF
   std::vector<int32_t> squeeze_dims;  // SQUEEZE
   // UNIDIRECTIONAL_SEQUENCE_LSTM (its cell gate's activation is TANH, the
   // only one the importer takes): the cell state's clip as a real, 0 for

@@ -79,6 +79,8 @@ LoweredOp lower_by_family(const Graph& graph, const Operation& op, const Target&
       return lower_dequantize(graph, op, target);
     case OpType::kUnidirectionalSequenceLstm:
       return lower_unidirectional_lstm(graph, op, target);
+    case OpType::kSvdf:
+      return lower_svdf(graph, op, target);
     default:
       break;
   }
@@ -108,6 +110,8 @@ const char* missing_onnx_definition(OpType type) {
              "of this kind arrives as LOOKUP_TABLE or folds into a clamp";
     case OpType::kUnidirectionalSequenceLstm:
       return "its kernel computes TFLite Micro's integer LSTM, which onnxruntime does not have";
+    case OpType::kSvdf:
+      return "it is TFLite's operator, with no ONNX counterpart";
     default:
       return nullptr;
   }
@@ -138,6 +142,29 @@ bool lowering_applies_clamp(OpType type) {
 bool lowers_int16(OpType type) {
   switch (type) {
     case OpType::kUnidirectionalSequenceLstm:
+    case OpType::kSvdf:
+    case OpType::kQuantize:
+    case OpType::kDequantize:
+    case OpType::kSoftmax:
+    case OpType::kFullyConnected:
+    case OpType::kConv2d:
+    case OpType::kDepthwiseConv2d:
+    case OpType::kReshape:
+    case OpType::kSqueeze:
+    case OpType::kExpandDims:
+    case OpType::kPad:
+    case OpType::kPadV2:
+    case OpType::kConcatenation:
+    case OpType::kTranspose:
+    case OpType::kStridedSlice:
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kAveragePool2d:
+    case OpType::kMaxPool2d:
+    case OpType::kTransposeConv:
+    case OpType::kRelu:
+    case OpType::kRelu6:
       return true;
     default:
       return false;

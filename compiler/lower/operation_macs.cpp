@@ -47,6 +47,12 @@ uint64_t operation_macs(const Graph& graph, const Operation& op) {
       if (weights.size() != 2) return 0;
       return outputs * 4 * static_cast<uint64_t>(weights[1] + weights[0]);
     }
+    case OpType::kSvdf: {  // per batch: the feature products, then the time products
+      if (op.inputs.size() < 3 || op.inputs[2] < 0 || shape_of(graph, op.inputs[0]).empty())
+        return 0;
+      const auto batches = static_cast<uint64_t>(shape_of(graph, op.inputs[0])[0]);
+      return batches * (elements_of(graph, op.inputs[1]) + elements_of(graph, op.inputs[2]));
+    }
     default:
       return 0;
   }

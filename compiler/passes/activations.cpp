@@ -26,7 +26,7 @@ const char* activation_name(Activation activation) {
   return "NONE";
 }
 
-// TFLite's CalculateActivationRangeQuantized for int8 (and ONNX's Clip
+// TFLite's CalculateActivationRangeQuantized for int8 and int16 (and ONNX's Clip
 // between `op`'s clip bounds, quantized the same way; an infinite bound
 // leaves that side open), the bounds rounded as the rounding mode's
 // engine quantizes (quantize_real). `op` (whose output is `output`) is
@@ -46,7 +46,8 @@ void activation_range(Activation activation, const Tensor& output, const Operati
     }
     return *q;
   };
-  int32_t min = -128, max = 127;
+  const bool int16 = output.dtype == DType::kInt16;
+  int32_t min = int16 ? -32768 : -128, max = int16 ? 32767 : 127;
   switch (activation) {
     case Activation::kNone:
       break;
@@ -84,7 +85,7 @@ void resolve_activations(Graph& graph, const Target& target) {
   for (Operation& op : graph.operations) {
     if (op.outputs.empty()) continue;
     const Tensor& out = graph.tensors[static_cast<size_t>(op.outputs[0])];
-    if (out.dtype != DType::kInt8) continue;
+    if (out.dtype != DType::kInt8 && out.dtype != DType::kInt16) continue;
     activation_range(op.attrs.activation, out, op, target.rounding, &op.act_min, &op.act_max);
   }
 }

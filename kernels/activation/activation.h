@@ -21,4 +21,16 @@ struct LutParams {
 // as unsigned) -> output s8 [size]. The output may alias the input.
 extern const KernelDescriptor kernel_lut_s8_ref;
 
+// int16 RELU and RELU6 (TFLite Micro's ReluQuantized<int16_t>; zero points
+// 0): out = clamp(requantize(in, multiplier, shift), act_min, act_max).
+struct RequantizeS16Params {
+  int32_t size;  // elements of the input and of the output
+  int32_t multiplier;
+  int32_t shift;
+  int32_t act_min, act_max;
+};
+
+// Operands: input s16 [size] -> output s16 [size]; no rounding mode onnx.
+extern const KernelDescriptor kernel_requantize_s16_ref;
+
 }  // namespace tinyaot

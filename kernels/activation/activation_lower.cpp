@@ -189,7 +189,50 @@ LoweredOp lower_tanh(const Graph& graph, const Operation& op, const Target& targ
                     [&](int8_t x) { return activation::tanh_s8(x, params, rounding); });
 }
 
+namespace {
+
+// int16 RELU and RELU6 (requantize_s16_ref), as TFLite Micro's
+// CalculateReluOpData<int16_t> and Relu6 prepare them; nullopt for int8.
+std::optional<LoweredOp> lower_relu_s16(const Graph& graph, const Operation& op,
+                                        const Target& target, bool relu6) {
+  const Tensor& input = input_tensor(graph, op, 0);
+  const Tensor& output = output_tensor(graph, op);
+  if (input.dtype != DType::kInt16 && output.dtype != DType::kInt16) return std::nullopt;
+  require(input.dtype == output.dtype, op, "input and output must be both int8 or both int16");
+  require(target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
+  require(input.num_elements() == output.num_elements() && input.num_elements() >= 1 &&
+              input.num_elements() <= INT32_MAX / 2,
+          op, "input and output must have the same, non-zero number of elements");
+  RequantizeS16Params params{};
+  params.size = static_cast<int32_t>(input.num_elements());
+  params.act_max = 32767;
+  if (relu6) {
+    // Relu6Quantized clamps the raw values to [0, six] in the input's
+    // quantization: the identity rescale.
+    require(input.quant.scale() == output.quant.scale(), op,
+            "RELU6 needs the same input and output scale");
+    params.multiplier = 1 << 30;
+    params.shift = 1;
+    const float six = std::round(6.0f / input.quant.scale());
+    params.act_max = static_cast<int32_t>(std::min(six, 32767.0f));
+  } else {
+    const QuantizedMultiplier q = quantize_multiplier(
+        static_cast<double>(input.quant.scale() / output.quant.scale()), target.rounding);
+    require(q.shift <= 14, op, "the input scale is too large for the output scale");
+    params.multiplier = q.multiplier;
+    params.shift = q.shift;
+  }
+  LoweredOp lowered = make_lowered(KernelId::requantize_s16_ref, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
+}  // namespace
+
 LoweredOp lower_relu(const Graph& graph, const Operation& op, const Target& target) {
+  if (auto lowered = lower_relu_s16(graph, op, target, false)) return *lowered;
   const UnaryOperands operands = unary_operands(graph, op);
   const activation::RequantizeParams params = activation::prepare_relu(
       operands.input.quant.scale(), operands.input.quant.zero_point(),
@@ -200,7 +243,8 @@ LoweredOp lower_relu(const Graph& graph, const Operation& op, const Target& targ
                     [&](int8_t x) { return activation::requantize_s8(x, params, rounding); });
 }
 
-LoweredOp lower_relu6(const Graph& graph, const Operation& op, const Target&) {
+LoweredOp lower_relu6(const Graph& graph, const Operation& op, const Target& target) {
+  if (auto lowered = lower_relu_s16(graph, op, target, true)) return *lowered;
   const UnaryOperands operands = unary_operands(graph, op);
   const activation::Relu6Params params =
       activation::prepare_relu6(operands.input.quant.scale(), operands.input.quant.zero_point());

@@ -45,6 +45,62 @@ std::vector<int8_t> constant_i8(const Tensor& tensor, const Operation& op) {
   return constant_values<int8_t>(tensor, op, DType::kInt8, "int8");
 }
 
+std::vector<int64_t> constant_i64(const Tensor& tensor, const Operation& op) {
+  return constant_values<int64_t>(tensor, op, DType::kInt64, "int64");
+}
+
+int32_t moved_element_bytes(const Graph& graph, const Operation& op) {
+  const DType in = input_tensor(graph, op, 0).dtype;
+  require((in == DType::kInt8 || in == DType::kInt16) && output_tensor(graph, op).dtype == in, op,
+          "input and output must be both int8 or both int16");
+  return in == DType::kInt16 ? 2 : 1;
+}
+
+bool is_int16x8(const Graph& graph, const Operation& op, const Target& target) {
+  const DType in = input_tensor(graph, op, 0).dtype;
+  const DType out = output_tensor(graph, op).dtype;
+  require((in == DType::kInt8 || in == DType::kInt16) && out == in, op,
+          "input and output must be both int8 or both int16");
+  if (in != DType::kInt16) return false;
+  require(target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
+  return true;
+}
+
+std::vector<LoweredOperand> int16x8_quant_operands(const Graph& graph, const Operation& op,
+                                                   size_t activation_input, size_t bias_input,
+                                                   const Target& target, int32_t channels,
+                                                   ScaleProduct product) {
+  const Tensor& input = input_tensor(graph, op, activation_input);
+  const Tensor& filter = input_tensor(graph, op, 1);
+  const Tensor& output = output_tensor(graph, op);
+  std::vector<int32_t> narrow_bias;
+  std::vector<int64_t> wide_bias;
+  if (has_input(op, bias_input)) {
+    const Tensor& bias = input_tensor(graph, op, bias_input);
+    require(bias.dtype == DType::kInt32 || bias.dtype == DType::kInt64, op,
+            "an int16x8 bias must be int32 or int64");
+    if (bias.dtype == DType::kInt64)
+      wide_bias = constant_i64(bias, op);
+    else
+      narrow_bias = constant_i32(bias, op);
+    require(static_cast<int32_t>(wide_bias.size() + narrow_bias.size()) == channels, op,
+            "bias size differs from the output channels");
+  }
+  const std::vector<ChannelQuant> quant =
+      channel_quant(input.quant.scale(), filter.quant, output.quant.scale(), narrow_bias, channels,
+                    target.rounding, product);
+  std::vector<LoweredOperand> operands = {LoweredOperand::of_values(quant)};
+  if (!wide_bias.empty()) {
+    // The int64 rescale's shift (15 - shift) must stay positive: TFLite
+    // requires shift < 8, an effective scale under 2^7.
+    for (const ChannelQuant& q : quant)
+      require(q.shift <= 7, op, "the output scale is too small for the input and weight scales");
+    operands.push_back(LoweredOperand::of_values(wide_bias));
+  }
+  return operands;
+}
+
 std::vector<ChannelQuant> channel_quant(float input_scale, const Quantization& filter,
                                         float output_scale, const std::vector<int32_t>& bias,
                                         int32_t channels, Rounding rounding, ScaleProduct product) {

@@ -10,7 +10,9 @@ namespace tinyaot {
 
 LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Target& /*target*/) {
   const Tensor& output = output_tensor(graph, op);
-  require(output.dtype == DType::kInt8, op, "only int8 is supported");
+  require(output.dtype == DType::kInt8 || output.dtype == DType::kInt16, op,
+          "only int8 and int16 are supported");
+  const int64_t element_bytes = output.dtype == DType::kInt16 ? 2 : 1;
   const size_t count = op.inputs.size();
   require(count >= 1 && count <= kConcatenationMaxInputs, op,
           std::to_string(count) + " inputs; 1.." + std::to_string(kConcatenationMaxInputs) +
@@ -22,10 +24,12 @@ LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Tar
   require(axis >= 0 && axis < rank, op,
           "axis " + std::to_string(op.attrs.axis) + " is out of range for rank " +
               std::to_string(rank));
-  require(op.attrs.activation == Activation::kNone && op.act_min <= -128 && op.act_max >= 127, op,
-          "a fused activation is not supported (TFLite Micro rejects it too)");
+  const int32_t type_max = element_bytes == 2 ? 32767 : 127;
+  require(op.attrs.activation == Activation::kNone && op.act_min <= -type_max - 1 &&
+              op.act_max >= type_max,
+          op, "a fused activation is not supported (TFLite Micro rejects it too)");
   for (int32_t dim : output.shape) require(dim >= 1, op, "output has an empty dimension");
-  require(output.num_elements() <= INT32_MAX, op, "output too large");
+  require(output.bytes() <= INT32_MAX, op, "output too large");
 
   int64_t outer = 1, inner = 1;
   for (int32_t d = 0; d < axis; ++d) outer *= output.shape[static_cast<size_t>(d)];
@@ -38,7 +42,7 @@ LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Tar
   for (size_t i = 0; i < count; ++i) {
     const Tensor& input = input_tensor(graph, op, i);
     const std::string which = "input " + std::to_string(i);
-    require(input.dtype == DType::kInt8, op, which + " is not int8");
+    require(input.dtype == output.dtype, op, which + " has another type than the output");
     require(input.shape.size() == output.shape.size(), op, which + " has another rank");
     for (int32_t d = 0; d < rank; ++d) {
       const size_t k = static_cast<size_t>(d);
@@ -49,7 +53,7 @@ LoweredOp lower_concatenation(const Graph& graph, const Operation& op, const Tar
     require(along >= 1 && along <= output.shape[static_cast<size_t>(axis)], op,
             which + " has " + std::to_string(along) + " entries along the axis");
     axis_total += along;
-    params.row_bytes[i] = static_cast<int32_t>(along * inner);
+    params.row_bytes[i] = static_cast<int32_t>(along * inner * element_bytes);
   }
   require(axis_total == output.shape[static_cast<size_t>(axis)], op,
           "the inputs' sizes along the axis add up to " + std::to_string(axis_total) +

@@ -41,6 +41,11 @@ struct Conv2dParams {
 // -> output s8 [batches, output_h, output_w, output_depth].
 extern const KernelDescriptor kernel_conv2d_s8_ref;
 
+// int16x8 (kernels/common/int16x8.h): input s16, filter s8,
+// ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
+// bias s64[output_depth] -> output s16; offsets 0, an int16 range.
+extern const KernelDescriptor kernel_conv2d_s16_ref;
+
 // Shape-case variants (cases in conv2d_cases.h), same operands as the
 // reference except where noted:
 //   conv2d_s8_1x1: pointwise, stride 1, no padding; no scratch.

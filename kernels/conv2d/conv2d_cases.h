@@ -10,6 +10,7 @@
 
 #include "kernels/common/dot_s8.h"
 #include "kernels/common/gemm_mve_layout.h"
+#include "kernels/common/int16x8.h"
 #include "kernels/common/output_step.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
@@ -23,12 +24,10 @@ namespace tinyaot {
 
 // Operand sizes and value ranges every variant needs; the reference
 // kernel's validate is exactly this.
-TINYAOT_LOAD_TIME inline Status validate_conv2d_operands(const Conv2dParams& p,
-                                                         const OperandView* inputs,
-                                                         uint32_t num_inputs,
-                                                         const OperandView* outputs,
-                                                         uint32_t num_outputs) {
-  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+TINYAOT_LOAD_TIME inline Status validate_conv2d_operands(
+    const Conv2dParams& p, const OperandView* inputs, uint32_t num_inputs,
+    const OperandView* outputs, uint32_t num_outputs, Activations a = Activations::kInt8) {
+  if (num_inputs < 3 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.input_depth < 1 || p.filter_depth < 1 || p.output_depth < 1)
     return Status::kBadParams;
   if (!is_window_2d(p, p.input_depth)) return Status::kBadParams;
@@ -41,11 +40,12 @@ TINYAOT_LOAD_TIME inline Status validate_conv2d_operands(const Conv2dParams& p,
   const int64_t filter_size = checked_elements(filter_dims, 4);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || filter_size < 0 || output_size < 0) return Status::kBadParams;
-  if (inputs[0].bytes != input_size || inputs[1].bytes != filter_size ||
-      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != output_size)
+  const int64_t width = activation_bytes(a);
+  if (inputs[0].bytes != input_size * width || inputs[1].bytes != filter_size ||
+      !is_channel_quant_operand(inputs[2], p.output_depth) ||
+      outputs[0].bytes != output_size * width)
     return Status::kBadParams;
-  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
-      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+  if (!is_weighted_activation_setup(p, a, inputs, num_inputs, p.output_depth))
     return Status::kBadParams;
   return Status::kOk;
 }

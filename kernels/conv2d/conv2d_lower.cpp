@@ -158,8 +158,7 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& filter = input_tensor(graph, op, 1);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  const bool int16 = is_int16x8(graph, op, target);
   require(input.shape.size() == 4 && output.shape.size() == 4, op,
           "input and output must be 4-D NHWC");
   require(filter.is_constant() && filter.dtype == DType::kInt8, op,
@@ -185,7 +184,7 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   for (int64_t zero_point : weights_quant.zero_points)
     require(zero_point == 0, op, "weights must be symmetric (zero point 0)");
   std::vector<int32_t> bias;
-  if (has_input(op, 2)) {
+  if (has_input(op, 2) && !int16) {
     bias = constant_i32(input_tensor(graph, op, 2), op);
     require(static_cast<int32_t>(bias.size()) == channels, op,
             "bias size differs from the output channels");
@@ -228,6 +227,9 @@ LoweredOp lower_conv2d(const Graph& graph, const Operation& op, const Target& ta
   params.output_offset = output.quant.zero_point();
   params.act_min = op.act_min;
   params.act_max = op.act_max;
+
+  if (int16)
+    return lower_int16x8_weighted(KernelId::conv2d_s16_ref, params, graph, op, target, channels);
 
   std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), weights_quant, output.quant.scale(), bias, channels, target.rounding);

@@ -114,6 +114,28 @@ TEST(StridedBox, MakeMergesContiguousAxesAndDropsOnes) {
   EXPECT_EQ(b.dims[0], 1);
 }
 
+TEST(StridedBox, MakeCountsBytesOfWiderElements) {
+  // Columns 0..3 of a [3,8] int16 buffer from element 2: rows of 8 bytes
+  // every 16, from byte 4.
+  StridedBox b = make_strided_box({3, 4}, {8, 1}, 2, 2);
+  EXPECT_EQ(b.rank, 2);
+  EXPECT_EQ(b.offset, 4);
+  EXPECT_EQ(b.dims[0], 3);
+  EXPECT_EQ(b.steps[0], 16);
+  EXPECT_EQ(b.dims[1], 8);
+  EXPECT_EQ(b.steps[1], 1);
+  // A transposed [2,3] int16 (steps 1, 3): each element's two bytes are
+  // an innermost axis of their own.
+  b = make_strided_box({3, 2}, {1, 3}, 0, 2);
+  EXPECT_EQ(b.rank, 3);
+  EXPECT_EQ(b.dims[2], 2);
+  EXPECT_EQ(b.steps[2], 1);
+  EXPECT_EQ(b.steps[1], 6);
+  EXPECT_EQ(b.steps[0], 2);
+  // kMaxRank axes that cannot merge leave no room for the bytes' axis.
+  EXPECT_THROW(make_strided_box({2, 2, 2, 2, 2, 2}, {1, 100, 40, 17, 7, 3}, 0, 2), CompileError);
+}
+
 TEST(StridedBox, WalksRowsInRowMajorOrder) {
   // 2 x 3 box at offset 1 with steps (5, 2): rows start at 1 and 6.
   const StridedBox b = box(2, 1, {2, 3}, {5, 2});

@@ -13,20 +13,30 @@ std::vector<int64_t> dense_strides(const std::vector<int32_t>& shape) {
 }
 
 StridedBox make_strided_box(const std::vector<int32_t>& dims, const std::vector<int64_t>& steps,
-                            int64_t offset) {
-  if (dims.size() != steps.size() || dims.size() > kMaxRank)
+                            int64_t offset, int32_t element_bytes) {
+  if (dims.size() != steps.size() || dims.size() > kMaxRank || element_bytes < 1)
     throw CompileError("internal: strided box of bad rank");
-  // Built innermost first, reversed at the end.
+  // Built innermost first, reversed at the end. Wider elements are an
+  // innermost axis of their bytes, which merges into any contiguous row.
   std::vector<int64_t> kept_dims, kept_steps;
+  if (element_bytes > 1) {
+    kept_dims.push_back(element_bytes);
+    kept_steps.push_back(1);
+  }
   for (size_t d = dims.size(); d-- > 0;) {
     if (dims[d] == 1) continue;
-    if (!kept_dims.empty() && steps[d] == kept_steps.back() * kept_dims.back()) {
+    const int64_t step = steps[d] * element_bytes;
+    if (!kept_dims.empty() && step == kept_steps.back() * kept_dims.back()) {
       kept_dims.back() *= dims[d];
       continue;
     }
     kept_dims.push_back(dims[d]);
-    kept_steps.push_back(steps[d]);
+    kept_steps.push_back(step);
   }
+  offset *= element_bytes;
+  if (kept_dims.size() > kMaxRank)
+    throw CompileError("a strided access over " + std::to_string(element_bytes) +
+                       "-byte elements needs more than " + std::to_string(kMaxRank) + " axes");
   if (kept_dims.empty()) {
     kept_dims.push_back(1);
     kept_steps.push_back(1);

@@ -15,8 +15,9 @@ std::vector<int64_t> dense_strides(const std::vector<int32_t>& shape);
 // as few, as long rows as possible: size-1 dimensions are dropped and a
 // dimension whose step spans exactly its inner neighbour is merged into it.
 // At least one dimension remains. Dims and steps have the same length, at
-// most kMaxRank.
+// most kMaxRank. Dims, steps and offset count elements of `element_bytes`
+// bytes; the box counts bytes (the kernels move bytes).
 StridedBox make_strided_box(const std::vector<int32_t>& dims, const std::vector<int64_t>& steps,
-                            int64_t offset);
+                            int64_t offset, int32_t element_bytes = 1);
 
 }  // namespace tinyaot

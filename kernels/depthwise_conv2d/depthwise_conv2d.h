@@ -32,6 +32,11 @@ struct DepthwiseConv2dParams {
 // -> output s8 [batches, output_h, output_w, output_depth].
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
 
+// int16x8 (kernels/common/int16x8.h): input s16, filter s8,
+// ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
+// bias s64[output_depth] -> output s16; offsets 0, an int16 range.
+extern const KernelDescriptor kernel_depthwise_conv2d_s16_ref;
+
 // 3x3 filter, depth multiplier 1, dilation 1, any stride and padding
 // (is_depthwise_3x3_case); same operands, no scratch.
 extern const KernelDescriptor kernel_depthwise_conv2d_s8_3x3;

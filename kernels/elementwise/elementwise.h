@@ -69,12 +69,24 @@ inline constexpr char kAddSubSignature[] =
     "output_multiplier,output_shift,act_min,act_max,"
     "onnx_fast{multiplier1,multiplier2,shift,margin}}";
 
+inline constexpr char kAddSubS16Signature[] =
+    "input1:s16[broadcast], input2:s16[broadcast] -> output:s16[dims]; "
+    "params=AddSubParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
+    "output_offset,left_shift,input1_multiplier,input1_shift,input2_multiplier,input2_shift,"
+    "output_multiplier,output_shift,act_min,act_max,"
+    "onnx_fast{multiplier1,multiplier2,shift,margin}}";
+
 // Likewise for MUL.
 TINYAOT_LOAD_TIME Status validate_mul(const void* params, const OperandView* inputs,
                                       uint32_t num_inputs, const OperandView* outputs,
                                       uint32_t num_outputs);
 inline constexpr char kMulSignature[] =
     "input1:s8[broadcast], input2:s8[broadcast] -> output:s8[dims]; "
+    "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
+    "output_offset,output_multiplier,output_shift,act_min,act_max,input1_scale_bits,"
+    "input2_scale_bits}";
+inline constexpr char kMulS16Signature[] =
+    "input1:s16[broadcast], input2:s16[broadcast] -> output:s16[dims]; "
     "params=MulParams{shape{dims[6],strides1[6],strides2[6]},input1_offset,input2_offset,"
     "output_offset,output_multiplier,output_shift,act_min,act_max,input1_scale_bits,"
     "input2_scale_bits}";
@@ -86,7 +98,13 @@ constexpr uint16_t kElementwiseInPlaceInputs = operand_bit(0) | operand_bit(1);
 
 extern const KernelDescriptor kernel_add_s8_ref;
 extern const KernelDescriptor kernel_sub_s8_ref;
+// int16 (input1 s16, input2 s16 -> output s16; zero points 0, left_shift
+// 15, an int16 activation range; no rounding mode onnx).
+extern const KernelDescriptor kernel_add_s16_ref;
+extern const KernelDescriptor kernel_sub_s16_ref;
 extern const KernelDescriptor kernel_mul_s8_ref;
+// int16 (zero points 0, an int16 activation range; no rounding mode onnx).
+extern const KernelDescriptor kernel_mul_s16_ref;
 extern const KernelDescriptor kernel_maximum_s8_ref;
 extern const KernelDescriptor kernel_minimum_s8_ref;
 extern const KernelDescriptor kernel_add_s8_flat;

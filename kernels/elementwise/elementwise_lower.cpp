@@ -99,14 +99,17 @@ std::optional<BroadcastShape> plan_broadcast(const std::vector<int32_t>& shape1,
 
 namespace {
 
-void require_int8_per_tensor(const Tensor& tensor, const Operation& op, const char* role) {
-  require(tensor.dtype == DType::kInt8, op, std::string(role) + " must be int8");
+// `dtype` is int8, or int16 for the operators with int16 variants (the
+// importer has checked int16 zero points are 0).
+void require_per_tensor(const Tensor& tensor, DType dtype, const Operation& op, const char* role) {
+  require(tensor.dtype == dtype, op,
+          std::string(role) + " must be " + (dtype == DType::kInt16 ? "int16" : "int8"));
   require(tensor.quant.scales.size() == 1 && tensor.quant.zero_points.size() <= 1, op,
           std::string(role) + " must be quantized per tensor");
   require(tensor.quant.scale() > 0.0f, op, std::string(role) + " scale must be positive");
   const int32_t zero_point = tensor.quant.zero_point();
-  require(zero_point >= -128 && zero_point <= 127, op,
-          std::string(role) + " zero point must lie in int8");
+  require(dtype == DType::kInt16 ? zero_point == 0 : zero_point >= -128 && zero_point <= 127, op,
+          std::string(role) + " zero point must lie in int8, or be 0 for int16");
 }
 
 struct BinaryOperands {
@@ -114,23 +117,29 @@ struct BinaryOperands {
   const Tensor& input2;
   const Tensor& output;
   BroadcastShape shape;
+  bool int16;
 };
 
-BinaryOperands binary_operands(const Graph& graph, const Operation& op) {
+// int16 operands only where `int16_allowed` (the operators with int16
+// variants); all three share the type.
+BinaryOperands binary_operands(const Graph& graph, const Operation& op,
+                               bool int16_allowed = false) {
   require(op.inputs.size() == 2 && op.outputs.size() == 1, op, "needs two inputs and one output");
   const Tensor& input1 = input_tensor(graph, op, 0);
   const Tensor& input2 = input_tensor(graph, op, 1);
   const Tensor& output = output_tensor(graph, op);
-  require_int8_per_tensor(input1, op, "input 1");
-  require_int8_per_tensor(input2, op, "input 2");
-  require_int8_per_tensor(output, op, "the output");
+  const DType dtype = int16_allowed && output.dtype == DType::kInt16 ? DType::kInt16 : DType::kInt8;
+  require_per_tensor(input1, dtype, op, "input 1");
+  require_per_tensor(input2, dtype, op, "input 2");
+  require_per_tensor(output, dtype, op, "the output");
   const std::optional<std::vector<int32_t>> shape = broadcast_shapes(input1.shape, input2.shape);
   require(shape.has_value(), op,
           "input shapes do not broadcast (or exceed rank " + std::to_string(kBroadcastRank) + ")");
   const size_t rank = std::max(shape->size(), output.shape.size());
   require(padded(*shape, rank) == padded(output.shape, rank), op,
           "output shape differs from the broadcast of the input shapes");
-  return {input1, input2, output, *plan_broadcast(input1.shape, input2.shape)};
+  return {input1, input2, output, *plan_broadcast(input1.shape, input2.shape),
+          dtype == DType::kInt16};
 }
 
 // TFLite's QuantizeMultiplierSmallerThanOneExp: a multiplier in (0, 1).
@@ -205,7 +214,9 @@ const VariantCandidate<MulParams> kMulVariants[] = {
 
 LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& target,
                         bool subtract) {
-  const BinaryOperands operands = binary_operands(graph, op);
+  const BinaryOperands operands = binary_operands(graph, op, true);
+  require(!operands.int16 || target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   const float scale1 = operands.input1.quant.scale();
   const float scale2 = operands.input2.quant.scale();
   const float output_scale = operands.output.quant.scale();
@@ -233,7 +244,8 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
     lowered.outputs = {op.outputs[0]};
     return lowered;
   }
-  params.left_shift = 20;
+  // TFLite Micro's headroom: 20 bits for int8, 15 for int16.
+  params.left_shift = operands.int16 ? 15 : 20;
   double real1, real2, real_output;
   if (subtract) {
     // TFLite Micro's SUB computes these ratios in float.
@@ -262,8 +274,10 @@ LoweredOp lower_add_sub(const Graph& graph, const Operation& op, const Target& t
   params.output_multiplier = qo.multiplier;
   params.output_shift = qo.shift;
 
-  const KernelId kernel = subtract ? choose_variant(kSubVariants, params, target)
-                                   : choose_variant(kAddVariants, params, target);
+  const KernelId kernel = operands.int16
+                              ? (subtract ? KernelId::sub_s16_ref : KernelId::add_s16_ref)
+                          : subtract ? choose_variant(kSubVariants, params, target)
+                                     : choose_variant(kAddVariants, params, target);
   LoweredOp lowered = make_lowered(kernel, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
@@ -296,7 +310,9 @@ LoweredOp lower_sub(const Graph& graph, const Operation& op, const Target& targe
 }
 
 LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& target) {
-  const BinaryOperands operands = binary_operands(graph, op);
+  const BinaryOperands operands = binary_operands(graph, op, true);
+  require(!operands.int16 || target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   if (target.rounding == Rounding::kOnnx) {
     // QLinearMul's float32 chain (mul_onnx.h) takes the three scales
     // themselves; the reference runs it.
@@ -330,7 +346,9 @@ LoweredOp lower_mul(const Graph& graph, const Operation& op, const Target& targe
   params.output_shift = q.shift;
   params.act_min = op.act_min;
   params.act_max = op.act_max;
-  LoweredOp lowered = make_lowered(choose_variant(kMulVariants, params, target), params);
+  LoweredOp lowered = make_lowered(
+      operands.int16 ? KernelId::mul_s16_ref : choose_variant(kMulVariants, params, target),
+      params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0]),
                     LoweredOperand::of_tensor(op.inputs[1])};
   lowered.outputs = {op.outputs[0]};

@@ -31,6 +31,11 @@ extern const KernelDescriptor kernel_fully_connected_s8_mve;
 extern const KernelDescriptor kernel_fully_connected_s8_dsp;
 extern const KernelDescriptor kernel_fully_connected_s8_blocked;
 
+// int16x8 (kernels/common/int16x8.h): input s16, filter s8,
+// ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
+// bias s64[output_depth] -> output s16; offsets 0, an int16 range.
+extern const KernelDescriptor kernel_fully_connected_s16_ref;
+
 // The variants whose ChannelQuant bias holds the folded input offset: the
 // lowering folds for exactly these.
 inline bool fully_connected_variant_folds_input_offset(const KernelDescriptor* kernel) {

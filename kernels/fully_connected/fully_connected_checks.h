@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/int16x8.h"
 #include "kernels/common/quant.h"
 #include "kernels/common/validate.h"
 #include "kernels/fully_connected/fully_connected.h"
@@ -13,13 +14,11 @@
 
 namespace tinyaot {
 
-TINYAOT_LOAD_TIME inline Status validate_fully_connected_operands(const void* raw,
-                                                                  const OperandView* inputs,
-                                                                  uint32_t num_inputs,
-                                                                  const OperandView* outputs,
-                                                                  uint32_t num_outputs) {
+TINYAOT_LOAD_TIME inline Status validate_fully_connected_activations(
+    const void* raw, const OperandView* inputs, uint32_t num_inputs, const OperandView* outputs,
+    uint32_t num_outputs, Activations a) {
   const auto& p = *static_cast<const FullyConnectedParams*>(raw);
-  if (num_inputs != 3 || num_outputs != 1) return Status::kBadParams;
+  if (num_inputs < 3 || num_outputs != 1) return Status::kBadParams;
   // Zeros for GCC -Og alone, which does not see checked_mul set them
   // (-Wmaybe-uninitialized).
   int64_t in_size = 0, filter_size = 0, out_size = 0;
@@ -28,13 +27,22 @@ TINYAOT_LOAD_TIME inline Status validate_fully_connected_operands(const void* ra
       !checked_mul(p.output_depth, p.input_depth, &filter_size) ||
       !checked_mul(p.batches, p.output_depth, &out_size))
     return Status::kBadParams;
-  if (inputs[0].bytes != in_size || inputs[1].bytes != filter_size ||
-      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != out_size)
+  const int64_t width = activation_bytes(a);
+  if (inputs[0].bytes != in_size * width || inputs[1].bytes != filter_size ||
+      !is_channel_quant_operand(inputs[2], p.output_depth) || outputs[0].bytes != out_size * width)
     return Status::kBadParams;
-  if (p.input_offset < -127 || p.input_offset > 128 || p.output_offset < -128 ||
-      p.output_offset > 127 || !is_activation_range(p.act_min, p.act_max))
+  if (!is_weighted_activation_setup(p, a, inputs, num_inputs, p.output_depth))
     return Status::kBadParams;
   return Status::kOk;
+}
+
+TINYAOT_LOAD_TIME inline Status validate_fully_connected_operands(const void* raw,
+                                                                  const OperandView* inputs,
+                                                                  uint32_t num_inputs,
+                                                                  const OperandView* outputs,
+                                                                  uint32_t num_outputs) {
+  return validate_fully_connected_activations(raw, inputs, num_inputs, outputs, num_outputs,
+                                              Activations::kInt8);
 }
 
 // The row-blocked variants (fully_connected_blocks.h) also load a block's

@@ -63,8 +63,9 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   const int32_t depth = filter.shape[1];
   require(depth > 0 && input.num_elements() % depth == 0, op,
           "input size is not a multiple of the weights' depth");
+  const bool int16 = is_int16x8(graph, op, target);
   std::vector<int32_t> bias;
-  if (has_input(op, 2)) {
+  if (has_input(op, 2) && !int16) {
     bias = constant_i32(input_tensor(graph, op, 2), op);
     require(static_cast<int32_t>(bias.size()) == units, op, "bias size differs from units");
   }
@@ -90,6 +91,10 @@ LoweredOp lower_fully_connected(const Graph& graph, const Operation& op, const T
   params.output_offset = output.quant.zero_point();
   params.act_min = op.act_min;
   params.act_max = op.act_max;
+
+  if (int16)
+    return lower_int16x8_weighted(KernelId::fully_connected_s16_ref, params, graph, op, target,
+                                  units, ScaleProduct::kFloatWhenPerTensor);
 
   std::vector<ChannelQuant> quant =
       channel_quant(input.quant.scale(), filter.quant, output.quant.scale(), bias, units,

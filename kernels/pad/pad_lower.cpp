@@ -11,13 +11,12 @@ namespace tinyaot {
 LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*target*/) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  const int32_t element_bytes = moved_element_bytes(graph, op);
   const size_t rank = input.shape.size();
   require(rank >= 1 && rank <= kMaxRank, op,
           "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
   for (int32_t dim : input.shape) require(dim >= 1, op, "input has an empty dimension");
-  require(output.num_elements() <= INT32_MAX, op, "output too large for 32-bit indices");
+  require(output.bytes() <= INT32_MAX, op, "output too large for 32-bit indices");
 
   const std::vector<int32_t> paddings = constant_i32(input_tensor(graph, op, 1), op);
   require(paddings.size() == 2 * rank, op,
@@ -36,13 +35,22 @@ LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*tar
   int32_t pad_value = output.quant.zero_point();
   if (op.type == OpType::kPadV2 && has_input(op, 2)) {
     const Tensor& constant = input_tensor(graph, op, 2);
-    const std::vector<int8_t> value = constant_i8(constant, op);
-    require(value.size() == 1, op, "constant_values must hold exactly one value");
+    require(constant.dtype == output.dtype, op, "constant_values must have the output's type");
     require(constant.quant.zero_point() == output.quant.zero_point() &&
                 constant.quant.scale() == output.quant.scale(),
             op, "constant_values must have the output's scale and zero point");
-    pad_value = value[0];
+    require(constant.num_elements() == 1 && constant.is_constant() &&
+                static_cast<int64_t>(constant.data->size()) == element_bytes,
+            op, "constant_values must hold exactly one value");
+    // Little-endian, as the program's constants.
+    const std::vector<uint8_t>& bytes = *constant.data;
+    pad_value = element_bytes == 2 ? static_cast<int16_t>(bytes[0] | bytes[1] << 8)
+                                   : static_cast<int8_t>(bytes[0]);
   }
+  // The kernel fills bytes: an int16 value must repeat one byte (0 or -1).
+  require(element_bytes == 1 || pad_value == 0 || pad_value == -1, op,
+          "an int16 pad value other than 0 or -1 is not supported");
+  if (element_bytes == 2) pad_value = static_cast<int8_t>(pad_value);
   require(pad_value >= -128 && pad_value <= 127, op, "pad value outside int8");
 
   const std::vector<int64_t> out_strides = dense_strides(output.shape);
@@ -53,8 +61,8 @@ LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*tar
     offset += int64_t{paddings[2 * d]} * out_strides[d];
   }
   PadParams params{};
-  params.destination = make_strided_box(input.shape, steps, offset);
-  params.output_elements = static_cast<int32_t>(output.num_elements());
+  params.destination = make_strided_box(input.shape, steps, offset, element_bytes);
+  params.output_elements = static_cast<int32_t>(output.bytes());
   params.pad_value = pad_value;
   LoweredOp lowered = make_lowered(KernelId::pad_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/int16x8.h"
 #include "kernels/common/validate.h"
 #include "kernels/pooling/pooling.h"
 #include "tinyaot/load_time.h"
@@ -24,11 +25,12 @@ TINYAOT_LOAD_TIME inline bool is_pool_axis(int32_t input, int32_t filter, int32_
   return pad < filter && last_origin < input;
 }
 
-// Operand sizes and window axes of a pooling operation.
-TINYAOT_LOAD_TIME inline Status validate_pool2d(const void* raw, const OperandView* inputs,
-                                                uint32_t num_inputs, const OperandView* outputs,
-                                                uint32_t num_outputs) {
-  const auto& p = *static_cast<const Pool2dParams*>(raw);
+// Operand sizes and window axes of a pooling operation on int8 or int16
+// values.
+TINYAOT_LOAD_TIME inline Status validate_pool2d_of(const Pool2dParams& p, Activations a,
+                                                   const OperandView* inputs, uint32_t num_inputs,
+                                                   const OperandView* outputs,
+                                                   uint32_t num_outputs) {
   if (num_inputs != 1 || num_outputs != 1) return Status::kBadParams;
   if (p.batches < 1 || p.channels < 1) return Status::kBadParams;
   if (!is_pool_axis(p.input_h, p.filter_h, p.output_h, p.stride_h, p.pad_top) ||
@@ -39,9 +41,19 @@ TINYAOT_LOAD_TIME inline Status validate_pool2d(const void* raw, const OperandVi
   const int64_t input_size = checked_elements(input_dims, 4);
   const int64_t output_size = checked_elements(output_dims, 4);
   if (input_size < 0 || output_size < 0) return Status::kBadParams;
-  if (inputs[0].bytes != input_size || outputs[0].bytes != output_size) return Status::kBadParams;
-  if (!is_activation_range(p.act_min, p.act_max)) return Status::kBadParams;
-  return Status::kOk;
+  const int64_t width = activation_bytes(a);
+  if (inputs[0].bytes != input_size * width || outputs[0].bytes != output_size * width)
+    return Status::kBadParams;
+  const bool in_range = a == Activations::kInt16 ? is_int16_activation_range(p.act_min, p.act_max)
+                                                 : is_activation_range(p.act_min, p.act_max);
+  return in_range ? Status::kOk : Status::kBadParams;
+}
+
+TINYAOT_LOAD_TIME inline Status validate_pool2d(const void* raw, const OperandView* inputs,
+                                                uint32_t num_inputs, const OperandView* outputs,
+                                                uint32_t num_outputs) {
+  return validate_pool2d_of(*static_cast<const Pool2dParams*>(raw), Activations::kInt8, inputs,
+                            num_inputs, outputs, num_outputs);
 }
 
 // The most cells a window can hold inside the input: the filter clipped to
@@ -52,9 +64,10 @@ inline int64_t pool_window_cells(const Pool2dParams& p) {
   return rows * cols;
 }
 
-// A window of more than 2^23 cells could overflow the int32 sum of an
-// average and its rounding; no real model comes near.
+// A window of more than 2^23 cells (2^15 of int16 values) could overflow
+// the int32 sum of an average and its rounding; no real model comes near.
 constexpr int64_t kMaxAverageWindowCells = int64_t{1} << 23;
+constexpr int64_t kMaxInt16AverageWindowCells = int64_t{1} << 15;
 
 // validate_pool2d, and the average's window bound.
 TINYAOT_LOAD_TIME inline Status validate_avg_pool2d(const void* raw, const OperandView* inputs,
@@ -63,6 +76,24 @@ TINYAOT_LOAD_TIME inline Status validate_avg_pool2d(const void* raw, const Opera
   const Status status = validate_pool2d(raw, inputs, num_inputs, outputs, num_outputs);
   if (status != Status::kOk) return status;
   return pool_window_cells(*static_cast<const Pool2dParams*>(raw)) <= kMaxAverageWindowCells
+             ? Status::kOk
+             : Status::kBadParams;
+}
+
+TINYAOT_LOAD_TIME inline Status validate_pool2d_s16(const void* raw, const OperandView* inputs,
+                                                    uint32_t num_inputs, const OperandView* outputs,
+                                                    uint32_t num_outputs) {
+  return validate_pool2d_of(*static_cast<const Pool2dParams*>(raw), Activations::kInt16, inputs,
+                            num_inputs, outputs, num_outputs);
+}
+
+TINYAOT_LOAD_TIME inline Status validate_avg_pool2d_s16(const void* raw, const OperandView* inputs,
+                                                        uint32_t num_inputs,
+                                                        const OperandView* outputs,
+                                                        uint32_t num_outputs) {
+  const Status status = validate_pool2d_s16(raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return pool_window_cells(*static_cast<const Pool2dParams*>(raw)) <= kMaxInt16AverageWindowCells
              ? Status::kOk
              : Status::kBadParams;
 }

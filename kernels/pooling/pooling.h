@@ -41,6 +41,13 @@ struct AvgPool2dOnnxParams {
   "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w,"     \
   "stride_h,stride_w,pad_top,pad_left,act_min,act_max}"
 
+// The int16 variants' operands and params.
+#define TINYAOT_POOL2D_S16_SIGNATURE                                                          \
+  "input:s16[batches,input_h,input_w,channels] -> "                                           \
+  "output:s16[batches,output_h,output_w,channels]; "                                          \
+  "params=Pool2dParams{batches,input_h,input_w,channels,output_h,output_w,filter_h,filter_w," \
+  "stride_h,stride_w,pad_top,pad_left,act_min,act_max}"
+
 // The onnx average pooling variants' operands and params.
 #define TINYAOT_AVG_POOL2D_ONNX_SIGNATURE                                                         \
   "input:s8[batches,input_h,input_w,channels] -> output:s8[batches,output_h,output_w,channels]; " \
@@ -51,6 +58,10 @@ struct AvgPool2dOnnxParams {
 // -> output s8 [batches, output_h, output_w, channels].
 extern const KernelDescriptor kernel_avg_pool2d_s8_ref;
 extern const KernelDescriptor kernel_max_pool2d_s8_ref;
+// int16 (input and output s16; an int16 activation range; averages of at
+// most 2^15 cells; no rounding mode onnx).
+extern const KernelDescriptor kernel_avg_pool2d_s16_ref;
+extern const KernelDescriptor kernel_max_pool2d_s16_ref;
 // Channel-vectorized variants (avg_pool2d_s8_sum.cpp, max_pool2d_s8_words.cpp).
 extern const KernelDescriptor kernel_avg_pool2d_s8_sum16;  // windows of at most 256 cells
 extern const KernelDescriptor kernel_avg_pool2d_s8_sum32;

@@ -14,11 +14,14 @@
 namespace tinyaot {
 namespace {
 
-Pool2dParams pool_params(const Graph& graph, const Operation& op) {
+Pool2dParams pool_params(const Graph& graph, const Operation& op, const Target& target) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  require(
+      input.dtype == output.dtype && (input.dtype == DType::kInt8 || input.dtype == DType::kInt16),
+      op, "input and output must be both int8 or both int16");
+  require(input.dtype == DType::kInt8 || target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   require(input.shape.size() == 4 && output.shape.size() == 4, op,
           "input and output must be 4-D (NHWC)");
   // TFLite Micro pools the quantized values as they are: its Prepare
@@ -121,11 +124,14 @@ const VariantCandidate<Pool2dParams> kMaxPoolVariants[] = {
     {KernelId::max_pool2d_s8_mve, nullptr, mve_max_cost},
 };
 
+// `int16_variant`: the reference int16 activations take.
 template <size_t N>
 LoweredOp lower_pool(const Graph& graph, const Operation& op, const Target& target,
-                     const VariantCandidate<Pool2dParams> (&variants)[N]) {
-  const Pool2dParams params = pool_params(graph, op);
-  LoweredOp lowered = make_lowered(choose_variant(variants, params, target), params);
+                     const VariantCandidate<Pool2dParams> (&variants)[N], KernelId int16_variant) {
+  const Pool2dParams params = pool_params(graph, op, target);
+  const bool int16 = input_tensor(graph, op, 0).dtype == DType::kInt16;
+  LoweredOp lowered =
+      make_lowered(int16 ? int16_variant : choose_variant(variants, params, target), params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;
@@ -139,7 +145,7 @@ LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Ta
     // (its AveragePool always has explicit pads), which onnxruntime runs as
     // QLinearGlobalAveragePool: MEAN's arithmetic in mode onnx. Any other:
     // QLinearAveragePool's float32 chain.
-    const Pool2dParams pool = pool_params(graph, op);
+    const Pool2dParams pool = pool_params(graph, op, target);
     if (!op.attrs.explicit_padding && pool.filter_h == pool.input_h &&
         pool.filter_w == pool.input_w && pool.output_h == 1 && pool.output_w == 1)
       return lower_mean_over(graph, op, target, {false, true, true, false});
@@ -154,11 +160,11 @@ LoweredOp lower_average_pool2d(const Graph& graph, const Operation& op, const Ta
     lowered.outputs = {op.outputs[0]};
     return lowered;
   }
-  return lower_pool(graph, op, target, kAveragePoolVariants);
+  return lower_pool(graph, op, target, kAveragePoolVariants, KernelId::avg_pool2d_s16_ref);
 }
 
 LoweredOp lower_max_pool2d(const Graph& graph, const Operation& op, const Target& target) {
-  return lower_pool(graph, op, target, kMaxPoolVariants);
+  return lower_pool(graph, op, target, kMaxPoolVariants, KernelId::max_pool2d_s16_ref);
 }
 
 }  // namespace tinyaot

@@ -21,18 +21,23 @@ inline float round_half_away_from_zero(float x) {
   return truncated;
 }
 
-template <Rounding R>
-inline int8_t quantize_one(float x, float scale, int32_t zero_point) {
-  float steps = x / scale;
+// Out: int8_t or int16_t (TFLite Micro's AffineQuantize for either).
+template <Rounding R, typename Out = int8_t>
+inline Out quantize_one(float x, float scale, int32_t zero_point) {
+  constexpr int32_t kMin = sizeof(Out) == 1 ? INT8_MIN : INT16_MIN;
+  constexpr int32_t kMax = sizeof(Out) == 1 ? INT8_MAX : INT16_MAX;
   // Saturate before rounding and converting, as Arm's float-to-int
-  // conversion does (NaN becomes 0); any value past this bound clamps to
-  // the same int8 anyway, and rounding commutes with a clamp to integers.
+  // conversion does (NaN becomes 0); any value past this bound (four times
+  // the type's range) clamps to the same output anyway, and rounding
+  // commutes with a clamp to integers.
+  constexpr float kBound = 4.0f * (kMax + 1);
+  float steps = x / scale;
   if (steps != steps) steps = 0.0f;
-  if (steps > 1024.0f) steps = 1024.0f;
-  if (steps < -1024.0f) steps = -1024.0f;
+  if (steps > kBound) steps = kBound;
+  if (steps < -kBound) steps = -kBound;
   steps = R == Rounding::kOnnx ? round_half_to_even(steps) : round_half_away_from_zero(steps);
   const int32_t value = static_cast<int32_t>(steps) + zero_point;
-  return static_cast<int8_t>(value < -128 ? -128 : (value > 127 ? 127 : value));
+  return static_cast<Out>(value < kMin ? kMin : (value > kMax ? kMax : value));
 }
 
 }  // namespace tinyaot

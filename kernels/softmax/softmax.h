@@ -1,5 +1,5 @@
-// SOFTMAX, int8 in, int8 out (scale 1/256, zero point -128), over the last
-// dimension, bit-exact with TFLite Micro's integer reference.
+// SOFTMAX, int8 in, int8 out (scale 1/256, zero point -128) or int16 out,
+// over the last dimension, bit-exact with TFLite Micro's integer reference.
 //
 // TFLite rescales each difference x - max(row) (an integer in [-255, 0]) by
 // beta * input_scale into Q5.26 and takes gemmlowp's exp of it. Those 256
@@ -44,6 +44,12 @@ struct SoftmaxParams {
   "input:s8[rows,depth], exp_table:i32[1..256] -> output:s8[rows,depth]; " \
   "params=SoftmaxParams{rows,depth}"
 extern const KernelDescriptor kernel_softmax_s8_ref;
+// The same with int16 output (scale 1/65536, zero point -32768), TFLite
+// Micro's int8 -> int16 SOFTMAX: the exponentials and the sum as above,
+// the probability rounded to 16 bits. The table's cut (kSoftmaxNegligibleExp)
+// holds for it too: its output shift, 31 - 16 and more, still rounds a
+// product under 2^11 to 0.
+extern const KernelDescriptor kernel_softmax_s8_s16_ref;
 // Every variant reads the exp table as int32.
 constexpr uint16_t kSoftmaxWordAlignedInputs = operand_bit(1);
 

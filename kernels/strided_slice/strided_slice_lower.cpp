@@ -46,8 +46,7 @@ SliceAxis resolve_slice_axis(const SliceAxisSpec& spec, int32_t axis_size) {
 LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Target& /*target*/) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  const int32_t element_bytes = moved_element_bytes(graph, op);
   const Attributes& a = op.attrs;
   require(a.ellipsis_mask == 0, op,
           "ellipsis_mask is not supported (it is " + std::to_string(a.ellipsis_mask) + ")");
@@ -60,7 +59,7 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
   require(rank >= 1 && rank <= kMaxRank, op,
           "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
   for (int32_t dim : input.shape) require(dim >= 1, op, "input has an empty dimension");
-  require(input.num_elements() <= INT32_MAX, op, "input too large for 32-bit indices");
+  require(input.bytes() <= INT32_MAX, op, "input too large for 32-bit indices");
 
   const std::vector<int32_t> begin = constant_i32(input_tensor(graph, op, 1), op);
   const std::vector<int32_t> end = constant_i32(input_tensor(graph, op, 2), op);
@@ -94,8 +93,8 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
               shape_text(kept_shape));
 
   StridedSliceParams params{};
-  params.source = make_strided_box(dims, steps, offset);
-  params.input_elements = static_cast<int32_t>(input.num_elements());
+  params.source = make_strided_box(dims, steps, offset, element_bytes);
+  params.input_elements = static_cast<int32_t>(input.bytes());
   LoweredOp lowered = make_lowered(KernelId::strided_slice_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};

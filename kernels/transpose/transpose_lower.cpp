@@ -9,8 +9,7 @@ namespace tinyaot {
 LoweredOp lower_transpose(const Graph& graph, const Operation& op, const Target& /*target*/) {
   const Tensor& input = input_tensor(graph, op, 0);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  const int32_t element_bytes = moved_element_bytes(graph, op);
   const size_t rank = input.shape.size();
   require(rank >= 1 && rank <= kMaxRank, op,
           "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
@@ -25,7 +24,7 @@ LoweredOp lower_transpose(const Graph& graph, const Operation& op, const Target&
     seen[static_cast<size_t>(axis)] = true;
   }
   for (int32_t dim : input.shape) require(dim >= 1, op, "input has an empty dimension");
-  require(input.num_elements() <= INT32_MAX, op, "input too large for 32-bit indices");
+  require(input.bytes() <= INT32_MAX, op, "input too large for 32-bit indices");
 
   const std::vector<int64_t> strides = dense_strides(input.shape);
   std::vector<int32_t> dims(rank);
@@ -37,8 +36,8 @@ LoweredOp lower_transpose(const Graph& graph, const Operation& op, const Target&
   require(dims == output.shape, op, "output shape is not the permuted input shape");
 
   TransposeParams params{};
-  params.source = make_strided_box(dims, steps, 0);
-  params.input_elements = static_cast<int32_t>(input.num_elements());
+  params.source = make_strided_box(dims, steps, 0, element_bytes);
+  params.input_elements = static_cast<int32_t>(input.bytes());
   LoweredOp lowered = make_lowered(KernelId::transpose_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};

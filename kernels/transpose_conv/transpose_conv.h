@@ -35,6 +35,13 @@ uint32_t transpose_conv_s8_ref_scratch_bytes(const TransposeConvParams& params);
 // int32 accumulator (4-byte aligned).
 extern const KernelDescriptor kernel_transpose_conv_s8_ref;
 
+// int16x8 (kernels/common/int16x8.h): input s16, filter s8,
+// ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
+// bias s64[output_depth] -> output s16; offsets 0, an int16 range; scratch
+// of an int64 per output element (8-byte aligned: the planner's).
+uint32_t transpose_conv_s16_ref_scratch_bytes(const TransposeConvParams& params);
+extern const KernelDescriptor kernel_transpose_conv_s16_ref;
+
 // MVE cores, no scratch: each output pixel gathers the input pixels that
 // reach it. Operands: input, filter with the taps' offset sums in the
 // layout of transpose_conv_mve_layout.h, ChannelQuant[output_depth] (every

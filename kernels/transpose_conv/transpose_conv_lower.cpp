@@ -54,8 +54,9 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   const Tensor& filter = input_tensor(graph, op, 1);
   const Tensor& input = input_tensor(graph, op, 2);
   const Tensor& output = output_tensor(graph, op);
-  require(input.dtype == DType::kInt8 && output.dtype == DType::kInt8, op,
-          "only int8 input and output are supported");
+  require(
+      (input.dtype == DType::kInt8 || input.dtype == DType::kInt16) && output.dtype == input.dtype,
+      op, "input and output must be both int8 or both int16");
   require(filter.is_constant() && filter.dtype == DType::kInt8, op,
           "weights must be constant int8");
   require(input.shape.size() == 4 && filter.shape.size() == 4 && output.shape.size() == 4, op,
@@ -77,8 +78,11 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   for (int64_t zp : filter.quant.zero_points)
     require(zp == 0, op, "weights must be symmetric (zero point 0)");
 
+  const bool int16 = input.dtype == DType::kInt16;
+  require(!int16 || target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   std::vector<int32_t> bias;
-  if (has_input(op, 3)) {
+  if (has_input(op, 3) && !int16) {
     bias = constant_i32(input_tensor(graph, op, 3), op);
     require(static_cast<int32_t>(bias.size()) == out_channels, op,
             "bias size differs from the output channels");
@@ -121,8 +125,18 @@ LoweredOp lower_transpose_conv(const Graph& graph, const Operation& op, const Ta
   params.output_offset = output.quant.zero_point();
   params.act_min = op.act_min;
   params.act_max = op.act_max;
-  require(transpose_conv_s8_ref_scratch_bytes(params) != UINT32_MAX, op,
-          "output too large for an int32 accumulator buffer");
+  require(transpose_conv_s8_ref_scratch_bytes(params) != UINT32_MAX &&
+              (!int16 || transpose_conv_s16_ref_scratch_bytes(params) != UINT32_MAX),
+          op, "output too large for an accumulator buffer");
+  if (int16) {
+    LoweredOp lowered = make_lowered(KernelId::transpose_conv_s16_ref, params);
+    lowered.inputs = {LoweredOperand::of_tensor(op.inputs[2]),
+                      LoweredOperand::of_tensor(op.inputs[1])};
+    for (LoweredOperand& operand : int16x8_quant_operands(graph, op, 2, 3, target, out_channels))
+      lowered.inputs.push_back(std::move(operand));
+    lowered.outputs = {op.outputs[0]};
+    return lowered;
+  }
 
   const std::vector<ChannelQuant> quant = channel_quant(
       input.quant.scale(), filter.quant, output.quant.scale(), bias, out_channels, target.rounding);

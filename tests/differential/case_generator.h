@@ -31,11 +31,16 @@ struct DiffCase {
   Rounding rounding = Rounding::kDouble;
   Tolerance tolerance = Tolerance::kExact;
   bool float_output = false;  // DEQUANTIZE: compare float32 values
+  size_t output_bytes = 1;    // else the output's element size (int8, int16, int32)
   std::vector<uint8_t> ties;  // kTies: 1 where output value i is a tie
 };
 
-// The operators with a generator (TFLite builtin names).
+// The operators with a generator: TFLite builtin names, and for the
+// int16x8 cases the builtin name followed by kInt16Suffix.
 std::vector<std::string> generated_ops();
+constexpr const char* kInt16Suffix = "_INT16";
+// The builtin name of a generator's name.
+std::string builtin_of(const std::string& generator);
 
 // Deterministic in (op, seed). Throws std::invalid_argument for an unknown op.
 DiffCase generate_case(const std::string& op, uint64_t seed);

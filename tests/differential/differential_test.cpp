@@ -125,6 +125,14 @@ void write(const fs::path& path, const std::vector<uint8_t>& bytes) {
   test::write_file(path.string(), bytes);
 }
 
+// Element i of a little-endian buffer of signed `width`-byte integers.
+int64_t signed_element(const std::vector<uint8_t>& bytes, size_t i, size_t width) {
+  uint64_t value = 0;
+  for (size_t b = 0; b < width; ++b) value |= uint64_t{bytes[i * width + b]} << (8 * b);
+  const unsigned unused = 64 - 8 * static_cast<unsigned>(width);
+  return static_cast<int64_t>(value << unused) >> unused;
+}
+
 // Compares one output; fills `run.detail` and returns false on a mismatch.
 bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
   const std::vector<uint8_t>& ours = run.ours;
@@ -147,9 +155,10 @@ bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
                << ": tinyaot " << std::setprecision(9) << a << ", tfjs " << b;
     }
   } else {
-    for (size_t i = 0; i < ours.size(); ++i) {
-      const int a = static_cast<int8_t>(ours[i]), b = static_cast<int8_t>(oracle[i]);
-      const int diff = std::abs(a - b);
+    const size_t width = run.c.output_bytes;
+    for (size_t i = 0; i < ours.size() / width; ++i) {
+      const int64_t a = signed_element(ours, i, width), b = signed_element(oracle, i, width);
+      const int64_t diff = std::abs(a - b);
       if (diff == 0) continue;
       max_diff = std::max<int64_t>(max_diff, diff);
       const bool allowed =
@@ -166,7 +175,8 @@ bool compare(CaseRun& run, const std::vector<uint8_t>& oracle) {
   }
   if (bad == 0) return true;
   std::ostringstream head;
-  head << bad << " of " << (run.c.float_output ? ours.size() / 4 : ours.size()) << " values differ";
+  head << bad << " of " << ours.size() / (run.c.float_output ? 4 : run.c.output_bytes)
+       << " values differ";
   if (!run.c.float_output) head << " (max |diff| " << max_diff << ")";
   run.detail = head.str() + ", first:" + detail.str();
   return false;
@@ -263,11 +273,17 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   const std::vector<std::string> generated = generated_ops();
   const std::set<std::string> has_generator(generated.begin(), generated.end());
   std::vector<std::string> ops;
-  for (const std::string& op : imported_ops()) {
+  const std::vector<std::string> imported = imported_ops();
+  for (const std::string& op : imported) {
     if (onnx_only.count(op)) continue;
     EXPECT_TRUE(has_generator.count(op)) << "no differential generator for " << op;
     if (has_generator.count(op)) ops.push_back(op);
   }
+  // The int16x8 generators of imported operators.
+  for (const std::string& name : generated)
+    if (builtin_of(name) != name &&
+        std::find(imported.begin(), imported.end(), builtin_of(name)) != imported.end())
+      ops.push_back(name);
   if (const std::string filter = env("TINYAOT_DIFF_OPS"); !filter.empty()) {
     std::vector<std::string> selected;
     for (const std::string& op : split(filter)) {
@@ -389,7 +405,8 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
     OpSummary& s = summary[run.c.op];
     ++s.cases;
     if (run.outcome == Outcome::kPass || run.outcome == Outcome::kMismatch)
-      s.values += static_cast<int64_t>(run.ours.size() / (run.c.float_output ? 4 : 1));
+      s.values +=
+          static_cast<int64_t>(run.ours.size() / (run.c.float_output ? 4 : run.c.output_bytes));
     s.tolerated += run.tolerated;
     switch (run.outcome) {
       case Outcome::kPass:
@@ -416,7 +433,7 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   table << "differential test, planned for " << core_name(core) << " (ISA class " << isa_name(isa)
         << "): " << num_cases << " cases, seed " << seed << ", " << ops.size()
         << " operators; failing cases kept under " << (workdir / "cases").string() << "\n  "
-        << std::left << std::setw(19) << "operator" << std::right << std::setw(6) << "cases"
+        << std::left << std::setw(24) << "operator" << std::right << std::setw(6) << "cases"
         << std::setw(6) << "pass" << std::setw(9) << "compile" << std::setw(5) << "run"
         << std::setw(10) << "!=scalar" << std::setw(7) << "oracle" << std::setw(10) << "mismatch"
         << std::setw(9) << "values"
@@ -424,7 +441,7 @@ TEST_P(Differential, EveryOperatorAgainstTfjs) {
   std::vector<std::string> not_compiling, over_cap;
   for (const std::string& op : ops) {
     const OpSummary& s = summary[op];
-    table << "  " << std::left << std::setw(19) << op << std::right << std::setw(6) << s.cases
+    table << "  " << std::left << std::setw(24) << op << std::right << std::setw(6) << s.cases
           << std::setw(6) << s.passed << std::setw(9) << s.compile_fail << std::setw(5)
           << s.run_fail << std::setw(10) << s.scalar_mismatch << std::setw(7) << s.oracle_fail
           << std::setw(10) << s.mismatch << std::setw(9) << s.values;

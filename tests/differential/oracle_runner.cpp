@@ -52,7 +52,8 @@ std::map<std::string, OracleResult> run_batch(const std::string& source_dir,
     for (size_t j = first; j < jobs.size(); ++j)
       out << nlohmann::json{{"model", jobs[j].model},
                             {"inputs", jobs[j].inputs},
-                            {"outputs", jobs[j].outputs}}
+                            {"outputs", jobs[j].outputs},
+                            {"steps", jobs[j].steps}}
                  .dump()
           << "\n";
   }

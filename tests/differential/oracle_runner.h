@@ -11,6 +11,9 @@ namespace tinyaot::difftest {
 struct OracleJob {
   std::string model;  // absolute paths
   std::vector<std::string> inputs, outputs;
+  // Inferences on one interpreter, state carried: each file holds the
+  // steps' tensors one after the other (tfjs_oracle.js's "steps").
+  size_t steps = 1;
 };
 
 struct OracleResult {

@@ -8,6 +8,8 @@
 // Usage: node tfjs_oracle.js JOBS.jsonl      (or "-" to read jobs from stdin)
 //
 // Each job line:  {"model": "m.tflite", "inputs": ["in0.bin", ...], "outputs": ["out0.bin", ...]}
+// and optionally "steps": N (default 1): N invocations of one interpreter,
+// state carried, step k's inputs and outputs at k x the tensor's size.
 // Files are raw little-endian row-major tensor bytes, in the model's input /
 // output order. Relative paths are resolved against the current directory.
 // For each job one JSON line is printed to stdout:
@@ -122,6 +124,8 @@ async function runJob(job) {
   const outputs = job.outputs === undefined ? [] : job.outputs;
   if (!Array.isArray(inputs) || !inputs.every((s) => typeof s === 'string')) throw new Error('"inputs" must be an array of paths');
   if (!Array.isArray(outputs) || !outputs.every((s) => typeof s === 'string')) throw new Error('"outputs" must be an array of paths');
+  const steps = job.steps === undefined ? 1 : job.steps;
+  if (!Number.isInteger(steps) || steps < 1) throw new Error('"steps" must be a positive integer');
 
   const modelBytes = fs.readFileSync(job.model);
   const inputData = inputs.map((p) => fs.readFileSync(p));
@@ -138,17 +142,24 @@ async function runJob(job) {
     if (modelOutputs.length !== outputs.length) {
       throw new Error(`model has ${modelOutputs.length} output(s), job gives ${outputs.length}`);
     }
-    for (let i = 0; i < modelInputs.length; i++) {
-      const dst = bytesOf(modelInputs[i].data());
-      if (inputData[i].length !== dst.length) {
-        throw new Error(`input ${i} ${describe(modelInputs[i])}: ${inputs[i]} has ${inputData[i].length} bytes, tensor needs ${dst.length}`);
+    // Step k reads bytes [k * size, (k + 1) * size) of each input file and
+    // appends its outputs likewise; the interpreter keeps its variable
+    // tensors (state) from one step to the next, as TFLite does between
+    // invocations.
+    const results = modelOutputs.map(() => []);
+    for (let step = 0; step < steps; step++) {
+      for (let i = 0; i < modelInputs.length; i++) {
+        const dst = bytesOf(modelInputs[i].data());
+        if (inputData[i].length !== dst.length * steps) {
+          throw new Error(`input ${i} ${describe(modelInputs[i])}: ${inputs[i]} has ${inputData[i].length} bytes, ${steps} step(s) of the tensor need ${dst.length * steps}`);
+        }
+        dst.set(inputData[i].subarray(step * dst.length, (step + 1) * dst.length));
       }
-      dst.set(inputData[i]);
+      if (!runner.infer()) throw new Error(`infer() failed at step ${step}`);
+      // Copy the outputs out of the WebAssembly heap before the next step.
+      runner.getOutputs().forEach((t, i) => results[i].push(Buffer.from(bytesOf(t.data()))));
     }
-    if (!runner.infer()) throw new Error('infer() failed');
-    // Copy all outputs out of the WebAssembly heap before touching the file system.
-    const results = runner.getOutputs().map((t) => Buffer.from(bytesOf(t.data())));
-    for (let i = 0; i < results.length; i++) fs.writeFileSync(outputs[i], results[i]);
+    for (let i = 0; i < results.length; i++) fs.writeFileSync(outputs[i], Buffer.concat(results[i]));
   } finally {
     try { runner.cleanUp(); } catch (e) { /* ignore */ }
   }

@@ -9,12 +9,29 @@ void check(bool ok, const std::string& name, const char* what) {
   if (!ok) throw std::invalid_argument("modelgen: layer '" + name + "': " + what);
 }
 
+bool is_int16(const ModelBuilder& b, int32_t tensor) {
+  return b.type(tensor) == tflite::TensorType::INT16;
+}
+
+// Beside int16 activations the converter writes the bias as int64.
 int32_t add_layer_bias(ModelBuilder& b, const std::string& name, int32_t input, const Weights& w,
                        const std::optional<std::vector<int32_t>>& bias, int32_t channels) {
   if (!bias) return -1;
   check(static_cast<int32_t>(bias->size()) == channels, name, "bias size differs from channels");
-  return b.add_bias(name + "/bias", *bias,
-                    bias_scales(tensor_quant(b, input).scale, w.scales, channels));
+  const std::vector<float> scales = bias_scales(tensor_quant(b, input).scale, w.scales, channels);
+  if (is_int16(b, input))
+    return b.add_bias64(name + "/bias", std::vector<int64_t>(bias->begin(), bias->end()), scales);
+  return b.add_bias(name + "/bias", *bias, scales);
+}
+
+// An output of the input's element type: int16 outputs are symmetric.
+int32_t add_output(ModelBuilder& b, const std::string& name, int32_t input,
+                   std::vector<int32_t> shape, AffineQuant q) {
+  if (is_int16(b, input)) {
+    check(q.zero_point == 0, name, "an int16 output needs zero point 0");
+    return b.add_int16(name, std::move(shape), q.scale);
+  }
+  return b.add_int8(name, std::move(shape), q.scale, q.zero_point);
 }
 
 }  // namespace
@@ -62,8 +79,7 @@ int32_t conv2d(ModelBuilder& b, const std::string& name, int32_t input, const We
   check(out_h > 0 && out_w > 0, name, "the filter does not fit the input");
   const int32_t filter = add_weights(b, name + "/weights", w, 0);
   const int32_t bias_t = add_layer_bias(b, name, input, w, bias, w.shape[0]);
-  const int32_t out =
-      b.add_int8(name, {in[0], out_h, out_w, w.shape[0]}, output.scale, output.zero_point);
+  const int32_t out = add_output(b, name, input, {in[0], out_h, out_w, w.shape[0]}, output);
   tflite::Conv2DOptionsT o;
   o.padding = window.padding;
   o.stride_h = window.stride_h;
@@ -73,8 +89,9 @@ int32_t conv2d(ModelBuilder& b, const std::string& name, int32_t input, const We
   o.fused_activation_function = window.activation;
   tflite::BuiltinOptionsUnion options;
   options.Set(std::move(o));
-  b.add_operator(tflite::BuiltinOperator::CONV_2D, 3, {input, filter, bias_t}, {out},
-                 std::move(options));
+  // int16x8 arrived with version 4 of the operator.
+  b.add_operator(tflite::BuiltinOperator::CONV_2D, is_int16(b, input) ? 4 : 3,
+                 {input, filter, bias_t}, {out}, std::move(options));
   return out;
 }
 
@@ -92,8 +109,7 @@ int32_t depthwise_conv2d(ModelBuilder& b, const std::string& name, int32_t input
   check(out_h > 0 && out_w > 0, name, "the filter does not fit the input");
   const int32_t filter = add_weights(b, name + "/weights", w, 3);
   const int32_t bias_t = add_layer_bias(b, name, input, w, bias, w.shape[3]);
-  const int32_t out =
-      b.add_int8(name, {in[0], out_h, out_w, w.shape[3]}, output.scale, output.zero_point);
+  const int32_t out = add_output(b, name, input, {in[0], out_h, out_w, w.shape[3]}, output);
   tflite::DepthwiseConv2DOptionsT o;
   o.padding = window.padding;
   o.stride_h = window.stride_h;
@@ -104,8 +120,9 @@ int32_t depthwise_conv2d(ModelBuilder& b, const std::string& name, int32_t input
   o.fused_activation_function = window.activation;
   tflite::BuiltinOptionsUnion options;
   options.Set(std::move(o));
-  b.add_operator(tflite::BuiltinOperator::DEPTHWISE_CONV_2D, 3, {input, filter, bias_t}, {out},
-                 std::move(options));
+  // int16x8 arrived with version 5 of the operator.
+  b.add_operator(tflite::BuiltinOperator::DEPTHWISE_CONV_2D, is_int16(b, input) ? 5 : 3,
+                 {input, filter, bias_t}, {out}, std::move(options));
   return out;
 }
 
@@ -125,14 +142,17 @@ int32_t fully_connected(ModelBuilder& b, const std::string& name, int32_t input,
   }
   const int32_t filter = add_weights(b, name + "/weights", w, 0);
   const int32_t bias_t = add_layer_bias(b, name, input, w, bias, units);
-  const int32_t out = b.add_int8(name, out_shape, output.scale, output.zero_point);
+  const int32_t out = add_output(b, name, input, out_shape, output);
   tflite::FullyConnectedOptionsT o;
   o.fused_activation_function = activation;
   o.keep_num_dims = keep_num_dims;
   tflite::BuiltinOptionsUnion options;
   options.Set(std::move(o));
-  // keep_num_dims arrived with version 5 of the operator.
-  b.add_operator(tflite::BuiltinOperator::FULLY_CONNECTED, keep_num_dims ? 5 : 4,
+  // keep_num_dims arrived with version 5 of the operator, int16x8 with 7.
+  b.add_operator(tflite::BuiltinOperator::FULLY_CONNECTED,
+                 is_int16(b, input) ? 7
+                 : keep_num_dims    ? 5
+                                    : 4,
                  {input, filter, bias_t}, {out}, std::move(options));
   return out;
 }
@@ -145,7 +165,7 @@ int32_t pool2d(ModelBuilder& b, const std::string& name, PoolKind kind, int32_t 
   const int32_t out_w = window_output_size(in[2], filter_w, window.stride_w, 1, window.padding);
   check(out_h > 0 && out_w > 0, name, "the window does not fit the input");
   const AffineQuant q = tensor_quant(b, input);
-  const int32_t out = b.add_int8(name, {in[0], out_h, out_w, in[3]}, q.scale, q.zero_point);
+  const int32_t out = add_output(b, name, input, {in[0], out_h, out_w, in[3]}, q);
   tflite::Pool2DOptionsT o;
   o.padding = window.padding;
   o.stride_h = window.stride_h;
@@ -157,7 +177,7 @@ int32_t pool2d(ModelBuilder& b, const std::string& name, PoolKind kind, int32_t 
   options.Set(std::move(o));
   b.add_operator(kind == PoolKind::kAverage ? tflite::BuiltinOperator::AVERAGE_POOL_2D
                                             : tflite::BuiltinOperator::MAX_POOL_2D,
-                 2, {input}, {out}, std::move(options));
+                 is_int16(b, input) ? 3 : 2, {input}, {out}, std::move(options));
   return out;
 }
 
@@ -168,7 +188,7 @@ int32_t reshape(ModelBuilder& b, const std::string& name, int32_t input,
   const AffineQuant q = tensor_quant(b, input);
   const int32_t shape_t =
       b.add_int32_constant(name + "/shape", {static_cast<int32_t>(new_shape.size())}, new_shape);
-  const int32_t out = b.add_int8(name, new_shape, q.scale, q.zero_point);
+  const int32_t out = add_output(b, name, input, new_shape, q);
   tflite::ReshapeOptionsT o;
   o.new_shape = new_shape;
   tflite::BuiltinOptionsUnion options;

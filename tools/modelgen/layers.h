@@ -4,7 +4,9 @@
 //   depthwise weights [1, KH, KW, C * M], quantized dimension 3;
 //   fully-connected weights [units, depth], quantized dimension 0;
 //   bias int32 [Cout] with scale input_scale * weight_scale, zero point 0;
-//   pooling keeps the input's quantization; softmax outputs 1/256, -128.
+//   pooling keeps the input's quantization; softmax outputs 1/256, -128;
+//   an int16 input (int16x8) makes an int16 output (zero point 0) and an
+//   int64 bias.
 // Each returns the output tensor's index.
 #pragma once
 

@@ -25,11 +25,16 @@ size_t element_bytes(tflite::TensorType type) {
   switch (type) {
     case tflite::TensorType::INT8:
       return 1;
+    case tflite::TensorType::INT16:
+      return 2;
     case tflite::TensorType::INT32:
     case tflite::TensorType::FLOAT32:
       return 4;
+    case tflite::TensorType::INT64:
+      return 8;
     default:
-      throw std::invalid_argument("modelgen: only int8, int32 and float32 tensors are supported");
+      throw std::invalid_argument(
+          "modelgen: only int8, int16, int32, int64 and float32 tensors are supported");
   }
 }
 
@@ -59,6 +64,8 @@ int32_t ModelBuilder::num_tensors() const { return static_cast<int32_t>(graph().
 
 const std::vector<int32_t>& ModelBuilder::shape(int32_t index) const { return tensor(index).shape; }
 
+tflite::TensorType ModelBuilder::type(int32_t index) const { return tensor(index).type; }
+
 const tflite::QuantizationParametersT* ModelBuilder::quant(int32_t index) const {
   return tensor(index).quantization.get();
 }
@@ -85,6 +92,10 @@ int32_t ModelBuilder::add_int8(const std::string& name, std::vector<int32_t> sha
                                int32_t zero_point) {
   return add_tensor(name, tflite::TensorType::INT8, std::move(shape),
                     Quant::per_tensor(scale, zero_point));
+}
+
+int32_t ModelBuilder::add_int16(const std::string& name, std::vector<int32_t> shape, float scale) {
+  return add_tensor(name, tflite::TensorType::INT16, std::move(shape), Quant::per_tensor(scale, 0));
 }
 
 int32_t ModelBuilder::add_float32(const std::string& name, std::vector<int32_t> shape) {
@@ -114,22 +125,45 @@ int32_t ModelBuilder::add_int8_constant(const std::string& name, std::vector<int
   return add_constant(name, tflite::TensorType::INT8, std::move(shape), std::move(bytes), quant);
 }
 
+namespace {
+
+// Flatbuffer data is little-endian whatever the host's byte order.
+template <typename T>
+std::vector<uint8_t> little_endian(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto v = static_cast<uint64_t>(values[i]);
+    for (size_t b = 0; b < sizeof(T); ++b)
+      bytes[i * sizeof(T) + b] = static_cast<uint8_t>(v >> (8 * b));
+  }
+  return bytes;
+}
+
+}  // namespace
+
 int32_t ModelBuilder::add_int32_constant(const std::string& name, std::vector<int32_t> shape,
                                          const std::vector<int32_t>& values,
                                          std::optional<Quant> quant) {
-  // Flatbuffer data is little-endian whatever the host's byte order.
-  std::vector<uint8_t> bytes(values.size() * 4);
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto v = static_cast<uint32_t>(values[i]);
-    for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = static_cast<uint8_t>(v >> (8 * b));
-  }
-  return add_constant(name, tflite::TensorType::INT32, std::move(shape), std::move(bytes),
+  return add_constant(name, tflite::TensorType::INT32, std::move(shape), little_endian(values),
+                      std::move(quant));
+}
+
+int32_t ModelBuilder::add_int64_constant(const std::string& name, std::vector<int32_t> shape,
+                                         const std::vector<int64_t>& values,
+                                         std::optional<Quant> quant) {
+  return add_constant(name, tflite::TensorType::INT64, std::move(shape), little_endian(values),
                       std::move(quant));
 }
 
 int32_t ModelBuilder::add_bias(const std::string& name, const std::vector<int32_t>& values,
                                const std::vector<float>& scales) {
   return add_int32_constant(name, {static_cast<int32_t>(values.size())}, values,
+                            Quant::per_channel(scales, 0));
+}
+
+int32_t ModelBuilder::add_bias64(const std::string& name, const std::vector<int64_t>& values,
+                                 const std::vector<float>& scales) {
+  return add_int64_constant(name, {static_cast<int32_t>(values.size())}, values,
                             Quant::per_channel(scales, 0));
 }
 

@@ -1,4 +1,4 @@
-// Builds int8 TensorFlow Lite flatbuffers (schema version 3, "TFL3") with
+// Builds int8 and int16x8 TensorFlow Lite flatbuffers (schema version 3, "TFL3") with
 // the object API of tinyaot's schema subset. Tests and examples use it to
 // make models without TensorFlow. The builder only records what it is told:
 // the layer helpers (layers.h) apply the converter's conventions.
@@ -37,6 +37,8 @@ class ModelBuilder {
                      std::optional<Quant> quant = std::nullopt);
   int32_t add_int8(const std::string& name, std::vector<int32_t> shape, float scale,
                    int32_t zero_point);
+  // An int16 activation: symmetric (zero point 0), as TFLite requires.
+  int32_t add_int16(const std::string& name, std::vector<int32_t> shape, float scale);
   int32_t add_float32(const std::string& name, std::vector<int32_t> shape);
 
   // A constant: `bytes` must be exactly the tensor's size; it lands in its
@@ -48,10 +50,16 @@ class ModelBuilder {
   int32_t add_int32_constant(const std::string& name, std::vector<int32_t> shape,
                              const std::vector<int32_t>& values,
                              std::optional<Quant> quant = std::nullopt);
+  int32_t add_int64_constant(const std::string& name, std::vector<int32_t> shape,
+                             const std::vector<int64_t>& values,
+                             std::optional<Quant> quant = std::nullopt);
   // An int32 bias [n] with zero points 0 and one scale (in_scale * w_scale)
   // or one per channel (in_scale * w_scale[c]): the converter's layout.
   int32_t add_bias(const std::string& name, const std::vector<int32_t>& values,
                    const std::vector<float>& scales);
+  // The same bias as int64, the converter's layout beside int16 activations.
+  int32_t add_bias64(const std::string& name, const std::vector<int64_t>& values,
+                     const std::vector<float>& scales);
 
   // Appends an operator (execution order is call order). `inputs` may hold
   // -1 for an omitted optional input.
@@ -71,6 +79,7 @@ class ModelBuilder {
   void set_outputs(std::vector<int32_t> outputs);
 
   const std::vector<int32_t>& shape(int32_t tensor) const;
+  tflite::TensorType type(int32_t tensor) const;
   const tflite::QuantizationParametersT* quant(int32_t tensor) const;
   int32_t num_tensors() const;
 
@@ -87,7 +96,7 @@ class ModelBuilder {
   std::map<std::pair<int32_t, int32_t>, uint32_t> opcode_index_;  // (code, version) -> index
 };
 
-// Bytes of one element of `type` (int8, int32, float32 only).
+// Bytes of one element of `type` (int8, int16, int32, int64, float32).
 size_t element_bytes(tflite::TensorType type);
 int64_t num_elements(const std::vector<int32_t>& shape);
 

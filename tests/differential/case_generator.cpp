@@ -1115,7 +1115,10 @@ DiffCase strided_slice(Gen& g) {
 // int16 cell state at a power-of-two scale (as the converter writes it),
 // the output in the hidden state's quantization. TFLite (tfjs) takes the
 // hidden step's quantization from the fifth intermediate, TFLite Micro
-// from the hidden state: they are made equal. tfjs runs TFLite's integer
+// from the hidden state: the intermediate gets the hidden state's scale
+// and its zero point negated, which is what makes tfjs write the hidden
+// state at its zero point (measured: with the zero point as it is, every
+// case with a non-zero one is off by twice it). tfjs runs TFLite's integer
 // LSTM, not TFLite Micro's: gemmlowp's int16 sigmoid and tanh instead of
 // the table, single shifts in the cell update, the recurrent product
 // added unclamped. Each of those moves a value by one step, and a step's
@@ -1171,8 +1174,8 @@ DiffCase unidirectional_lstm(Gen& g) {
     intermediates.push_back(g.b.add_tensor(std::string(gates[k]) + "_intermediate",
                                            tflite::TensorType::INT16, {0},
                                            mg::Quant::per_tensor(std::ldexp(1.0f, -12), 0)));
-  intermediates.push_back(
-      g.b.add_tensor("hidden_intermediate", tflite::TensorType::INT8, {0}, hidden_quant));
+  intermediates.push_back(g.b.add_tensor("hidden_intermediate", tflite::TensorType::INT8, {0},
+                                         mg::Quant::per_tensor(hidden_scale, -hidden_zero_point)));
   const Shape out_shape = time_major ? Shape{steps, batches, units} : Shape{batches, steps, units};
   const int32_t out = g.b.add_int8("output", out_shape, hidden_scale, hidden_zero_point);
   tflite::UnidirectionalSequenceLSTMOptionsT o;

@@ -40,10 +40,16 @@ inline Int16x8Operands int16x8_operands(const KernelArgs& args) {
 
 // TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...): the multiplier
 // rounded to its 16 high bits (saturating at 0x7FFF), one rounding shift by
-// 15 - shift. Needs a multiplier >= 0, shift in [-31, 7] (validate) and x
-// within +-2^47, which int16 x int8 sums of fewer than 2^24 products plus a
-// bias of the same reach keep (the result then fits int32).
+// 15 - shift. Needs a multiplier >= 0 and shift in [-31, 7] (validate). x
+// is held to +-2^47 first, where the product cannot overflow: int16 x int8
+// sums of fewer than 2^24 products plus a bias within 2^46 (validate) never
+// reach it, so only a program no converter writes (a window of more taps)
+// sees the bound, where TFLite's own arithmetic would overflow.
+constexpr int64_t kWideSumBound = int64_t{1} << 47;
+constexpr int64_t kWideBiasBound = int64_t{1} << 46;
+
 inline int32_t requantize_wide(int64_t x, int32_t multiplier, int32_t shift) {
+  x = x > kWideSumBound ? kWideSumBound : x < -kWideSumBound ? -kWideSumBound : x;
   const int64_t reduced =
       multiplier < 0x7FFF0000 ? (int64_t{multiplier} + (1 << 15)) >> 16 : 0x7FFF;
   const int total_shift = 15 - shift;
@@ -121,8 +127,11 @@ TINYAOT_LOAD_TIME inline bool is_int16x8_operation(const Params& p, const Operan
       !is_aligned_for<int64_t>(bias.constant) || inputs[2].constant == nullptr)
     return false;
   const auto* quant = static_cast<const ChannelQuant*>(inputs[2].constant);
+  const auto* wide_bias = static_cast<const int64_t*>(bias.constant);
   for (int64_t c = 0; c < channels; ++c)
-    if (quant[c].shift > 7 || quant[c].multiplier < 0) return false;
+    if (quant[c].shift > 7 || quant[c].shift < -31 || quant[c].multiplier < 0 ||
+        wide_bias[c] > kWideBiasBound || wide_bias[c] < -kWideBiasBound)
+      return false;
   return true;
 }
 

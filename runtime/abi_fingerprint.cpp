@@ -32,8 +32,10 @@ TINYAOT_LOAD_TIME uint32_t abi_fingerprint(const KernelDescriptor& d) {
                               static_cast<uint32_t>(d.isa),
                               d.signature.hash,
                               d.in_place_inputs,
-                              d.word_aligned_inputs,
-                              d.word_aligned_outputs};
+                              d.signature.input_alignment.halfword,
+                              d.signature.input_alignment.word,
+                              d.signature.output_alignment.halfword,
+                              d.signature.output_alignment.word};
   return fnv1a(hash, numbers, sizeof(numbers));
 }
 

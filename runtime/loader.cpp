@@ -341,13 +341,17 @@ TINYAOT_LOAD_TIME Status check_overlap(const Program& p, uint32_t index,
   return Status::kOk;
 }
 
-// An arena operand the variant reads or writes as 32-bit elements lies on
-// a word boundary (the arena itself is 16-byte aligned, run_program).
-TINYAOT_LOAD_TIME Status check_word_aligned(const BufferRef& ref, bool word, uint32_t index,
-                                            const char* name, Role role, uint32_t number) {
-  if (!word || !in_arena(ref) || aligned(ref.offset, 4)) return Status::kOk;
-  log_message("tinyaot: operation %u (%s): %s %u at arena offset %u is not 4-byte aligned", index,
-              name, role_name(role), number, ref.offset);
+// An arena operand lies on its elements' boundary (the signature's element
+// types; the arena itself is 16-byte aligned, run_program): a variant reads
+// and writes them whole, and a misaligned halfword or word access faults on
+// the M0 and in every variant's LDRD/SMLAD/MVE loads.
+TINYAOT_LOAD_TIME Status check_aligned(const BufferRef& ref, const OperandAlignment& masks,
+                                       uint32_t index, const char* name, Role role,
+                                       uint32_t number) {
+  const uint32_t alignment = masks.of(number);
+  if (!in_arena(ref) || aligned(ref.offset, alignment)) return Status::kOk;
+  log_message("tinyaot: operation %u (%s): %s %u at arena offset %u is not %u-byte aligned", index,
+              name, role_name(role), number, ref.offset, alignment);
   return Status::kMisaligned;
 }
 
@@ -375,9 +379,8 @@ TINYAOT_LOAD_TIME Status check_operation(const Program& p, uint32_t index) {
     Status s = check_operand(h, ref, is_output, index, d.name);
     if (s != Status::kOk) return s;
     const uint32_t number = is_output ? i - op.num_inputs : i;
-    const uint16_t words = is_output ? d.word_aligned_outputs : d.word_aligned_inputs;
-    s = check_word_aligned(ref, (words & operand_bit(number)) != 0, index, d.name,
-                           is_output ? Role::kOutput : Role::kInput, number);
+    s = check_aligned(ref, is_output ? d.signature.output_alignment : d.signature.input_alignment,
+                      index, d.name, is_output ? Role::kOutput : Role::kInput, number);
     if (s != Status::kOk) return s;
     const bool constant = ref.region == static_cast<uint32_t>(Region::kConstants);
     const OperandView view{constant ? p.constants + ref.offset : nullptr, ref.bytes};
@@ -390,7 +393,8 @@ TINYAOT_LOAD_TIME Status check_operation(const Program& p, uint32_t index) {
   if (op.scratch.bytes != 0) {
     Status s = check_operand(h, op.scratch, true, index, d.name);
     if (s != Status::kOk) return s;
-    if (s = check_word_aligned(op.scratch, true, index, d.name, Role::kScratch, 0);
+    if (s = check_aligned(op.scratch, OperandAlignment{.word = 1}, index, d.name, Role::kScratch,
+                          0);
         s != Status::kOk)
       return s;
   }

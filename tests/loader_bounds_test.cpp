@@ -32,8 +32,11 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/kernel_list.h"
+#include "kernels/lstm/lstm.h"
 #include "kernels/pooling/pooling.h"
+#include "kernels/quantize/requantize_int.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/svdf/svdf.h"
 #include "kernels/transpose_conv/transpose_conv.h"
 #include "support/tao_editor.h"
 #include "support/test_support.h"
@@ -164,6 +167,19 @@ Bytes fully_connected_model() {
   const int32_t x = b.add_int8("x", {4, 16}, 0.05f, 0);
   const int32_t y = mg::fully_connected(b, "fc", x, mg::patterned_weights({4, 16}), std::nullopt,
                                         mg::ActivationFunctionType::NONE, false, {0.1f, 0});
+  b.set_inputs({x});
+  b.set_outputs({y});
+  return b.finish();
+}
+
+// x int16 [4, 16] -> FULLY_CONNECTED (int8 weights, int64 bias) -> int16
+// [4, 4].
+Bytes fully_connected_s16_model() {
+  mg::ModelBuilder b;
+  const int32_t x = b.add_int16("x", {4, 16}, 0.001f);
+  const int32_t y = mg::fully_connected(b, "fc", x, mg::patterned_weights({4, 16}),
+                                        std::vector<int32_t>{1, -2, 3, -4},
+                                        mg::ActivationFunctionType::NONE, false, {0.002f, 0});
   b.set_inputs({x});
   b.set_outputs({y});
   return b.finish();
@@ -398,6 +414,17 @@ std::vector<Regression> regressions() {
          set_operand(e, op, 0, in);
        },
        KernelId::quantize_f32_s8_estimate, Status::kMisaligned, "is not 4-byte aligned"},
+      // An int16 input at an odd offset (the on-core fuzzer's find: an
+      // unaligned halfword load faults on the M0).
+      {"fully-connected-s16-input-odd-offset", Core::kCortexM0, fully_connected_s16_model, 0,
+       KernelId::fully_connected_s16_ref,
+       [](TaoEditor& e, uint32_t op) {
+         e.edit_header([](ProgramHeader& h) { h.arena_bytes += 16; });
+         BufferRef in = operand(e, op, 0);
+         in.offset = e.header().arena_bytes - in.bytes - 1;
+         set_operand(e, op, 0, in);
+       },
+       KernelId::fully_connected_s16_ref, Status::kMisaligned, "is not 2-byte aligned"},
   };
 }
 
@@ -590,10 +617,10 @@ TEST(OperandOverlap, ANarrowingOutputLiesOnlyOnTheStartOfItsInput) {
 
 TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   // QUANTIZE reads its float input as words; DEQUANTIZE writes words.
-  EXPECT_EQ(kernel_quantize_f32_s8_ref.word_aligned_inputs, operand_bit(0));
-  EXPECT_EQ(kernel_quantize_f32_s8_estimate.word_aligned_inputs, operand_bit(0));
-  EXPECT_EQ(kernel_dequantize_s8_f32_ref.word_aligned_outputs, operand_bit(0));
-  EXPECT_EQ(kernel_softmax_s8_ref.word_aligned_inputs, operand_bit(1));
+  EXPECT_EQ(kernel_quantize_f32_s8_ref.signature.input_alignment.word, operand_bit(0));
+  EXPECT_EQ(kernel_quantize_f32_s8_estimate.signature.input_alignment.word, operand_bit(0));
+  EXPECT_EQ(kernel_dequantize_s8_f32_ref.signature.output_alignment.word, operand_bit(0));
+  EXPECT_EQ(kernel_softmax_s8_ref.signature.input_alignment.word, operand_bit(1));
   TaoEditor e{compile_for(quantize_model(), Core::kCortexM0)};
   ASSERT_EQ(load(e.bytes), Status::kOk) << log_lines();
   const uint32_t op = 0;
@@ -612,6 +639,27 @@ TEST(OperandAlignment, FloatOperandsAreWordAlignedAtLoad) {
   }
 }
 
+// The masks come from the signature's element types, operands counted at
+// the top level only.
+TEST(OperandAlignment, ReadFromTheSignaturesElementTypes) {
+  constexpr KernelSignature s(
+      "a:s8[n,m], b:s16[x], c?:i32[2]{sum(a[i], b)} (constant) -> out:s8|s16[n], st:f32[k]; "
+      "scratch:s32[4]; params=P{a,b}");
+  static_assert(s.inputs == 3 && s.outputs == 2);
+  static_assert(s.input_alignment.halfword == operand_bit(1));
+  static_assert(s.input_alignment.word == operand_bit(2));
+  static_assert(s.output_alignment.halfword == operand_bit(0));
+  static_assert(s.output_alignment.word == operand_bit(1));
+  static_assert(s.output_alignment.of(0) == 2 && s.output_alignment.of(1) == 4);
+  static_assert(s.input_alignment.of(0) == 1);
+  // int16 activations and state, whatever the operator.
+  EXPECT_EQ(kernel_fully_connected_s16_ref.signature.input_alignment.halfword, operand_bit(0));
+  EXPECT_EQ(kernel_fully_connected_s16_ref.signature.output_alignment.halfword, operand_bit(0));
+  EXPECT_EQ(kernel_svdf_s8_state16_ref.signature.output_alignment.halfword, operand_bit(1));
+  EXPECT_EQ(kernel_unidirectional_lstm_s8_ref.signature.output_alignment.halfword, operand_bit(2));
+  EXPECT_EQ(kernel_requantize_int_ref.signature.input_alignment.word, operand_bit(0));
+}
+
 // Every declaration names operands the variant has, and in place only
 // where there is one output to lie on.
 TEST(OperandDeclarations, NameOperandsTheVariantHas) {
@@ -619,8 +667,15 @@ TEST(OperandDeclarations, NameOperandsTheVariantHas) {
     const KernelDescriptor& d = *find_kernel(id);
     SCOPED_TRACE(d.name);
     EXPECT_EQ(d.in_place_inputs >> d.max_inputs, 0);
-    EXPECT_EQ(d.word_aligned_inputs >> d.max_inputs, 0);
-    EXPECT_EQ(d.word_aligned_outputs >> d.num_outputs, 0);
+    // The signature lists every operand, in order: its types are where the
+    // loader's alignment masks come from. A repeated input ("inputs:s8[...]
+    // x num_inputs") is listed once, and only bytes may be: the loader
+    // checks no alignment past the listed operands.
+    EXPECT_EQ(d.signature.outputs, d.num_outputs);
+    EXPECT_GE(d.signature.inputs, d.min_inputs);
+    EXPECT_LE(d.signature.inputs, d.max_inputs);
+    if (d.signature.inputs < d.max_inputs)
+      EXPECT_EQ(d.signature.input_alignment.of(d.signature.inputs - 1u), 1u);
     if (d.in_place_inputs != 0) EXPECT_EQ(d.num_outputs, 1);
   }
 }

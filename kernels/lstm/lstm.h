@@ -84,7 +84,4 @@ struct UnidirectionalLstmParams {
   "forget_times_cell,input_times_cell,hidden,cell_tanh_multiplier,cell_tanh_right_shift}"
 extern const KernelDescriptor kernel_unidirectional_lstm_s8_ref;
 
-// Every variant reads the biases as int32 and the cell state as int16.
-constexpr uint16_t kLstmWordAlignedInputs = operand_bit(3);
-
 }  // namespace tinyaot

@@ -35,9 +35,6 @@ const KernelDescriptor kernel_unidirectional_lstm_s8_ref = {
     run,
     validate_lstm_operands,
     lstm_scratch_bytes,
-    0,
-    kLstmWordAlignedInputs,
-    0,
 };
 
 }  // namespace tinyaot

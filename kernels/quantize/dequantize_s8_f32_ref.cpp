@@ -38,9 +38,6 @@ const KernelDescriptor kernel_dequantize_s8_f32_ref = {
     run,
     validate,
     nullptr,
-    0,               // no input in place
-    0,               // no input read as words
-    operand_bit(0),  // the float output, written as words
 };
 
 }  // namespace tinyaot

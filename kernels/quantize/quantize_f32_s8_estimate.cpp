@@ -30,7 +30,7 @@ TINYAOT_MODE_LOOP void quantize(const QuantizeParams& p, const float* input, int
 #else
   const QuantizeEstimate estimate(p.scale);
   for (int32_t i = 0; i < p.size; ++i) {
-    uint32_t bits;  // aligned (the descriptor's word_aligned_inputs): an LDR, not a memcpy call
+    uint32_t bits;  // aligned (an f32 operand, KernelSignature): an LDR, not a memcpy call
     memcpy(&bits, __builtin_assume_aligned(input + i, 4), sizeof bits);
     const int32_t steps = estimate.steps(bits);
     if (steps == QuantizeEstimate::kUndecided) {
@@ -68,7 +68,6 @@ const KernelDescriptor kernel_quantize_f32_s8_estimate = {
     validate,
     nullptr,
     operand_bit(0),  // element i written after input elements 0..i are read
-    operand_bit(0),  // the float input, read as words
 };
 
 }  // namespace tinyaot

@@ -45,7 +45,6 @@ const KernelDescriptor kernel_quantize_f32_s8_ref = {
     validate,
     nullptr,
     operand_bit(0),  // element i written after input elements 0..i are read
-    operand_bit(0),  // the float input, read as words
 };
 
 }  // namespace tinyaot

@@ -60,8 +60,6 @@ const KernelDescriptor kernel_quantize_f32_s16_ref = {
     validate_quantize,
     nullptr,
     operand_bit(0),  // element i written after input elements 0..i are read
-    operand_bit(0),  // the float input, read as words
-    operand_bit(0),  // int16 elements
 };
 
 const KernelDescriptor kernel_dequantize_s16_f32_ref = {
@@ -77,9 +75,6 @@ const KernelDescriptor kernel_dequantize_s16_f32_ref = {
     dequantize,
     validate_dequantize,
     nullptr,
-    0,               // the output is wider: not in place
-    operand_bit(0),  // int16 elements
-    operand_bit(0),  // the float output, written as words
 };
 
 }  // namespace tinyaot

@@ -94,16 +94,11 @@ const KernelDescriptor kernel_requantize_int_ref = {
     1,
     1,
     IsaClass::kScalar,
-    "input:i{8,16,32}[size] -> output:i{8,16,32}[size]; params=RequantizeIntParams{size,"
+    "input:i8|i16|i32[size] -> output:i8|i16|i32[size]; params=RequantizeIntParams{size,"
     "input_bytes,output_bytes,input_zero_point,output_zero_point,multiplier,shift}",
     run,
     validate,
     nullptr,
-    0,
-    // Wider elements are read and written whole: word-aligned for int32
-    // and int16 alike (the planner places every buffer on a word).
-    operand_bit(0),
-    operand_bit(0),
 };
 
 }  // namespace tinyaot

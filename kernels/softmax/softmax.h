@@ -50,8 +50,6 @@ extern const KernelDescriptor kernel_softmax_s8_ref;
 // holds for it too: its output shift, 31 - 16 and more, still rounds a
 // product under 2^11 to 0.
 extern const KernelDescriptor kernel_softmax_s8_s16_ref;
-// Every variant reads the exp table as int32.
-constexpr uint16_t kSoftmaxWordAlignedInputs = operand_bit(1);
 
 // The longest row whose Q12 sum cannot wrap around to a positive value:
 // each exponential adds at most 1.0 (2^(31 - 12)), so up to 2^(32 - 19) - 1

@@ -91,9 +91,6 @@ const KernelDescriptor kernel_softmax_s16_ref = {
     run,
     validate,
     nullptr,
-    0,
-    operand_bit(0),  // int16 elements
-    operand_bit(0),
 };
 
 }  // namespace tinyaot

@@ -186,8 +186,6 @@ const KernelDescriptor kernel_softmax_s8_mve = {
     run,
     validate,
     nullptr,
-    0,  // no input in place
-    kSoftmaxWordAlignedInputs,
 };
 
 }  // namespace tinyaot

@@ -88,8 +88,6 @@ const KernelDescriptor kernel_softmax_s8_ref = {
     run<int8_t>,
     validate<int8_t>,
     nullptr,
-    0,  // no input in place
-    kSoftmaxWordAlignedInputs,
 };
 
 const KernelDescriptor kernel_softmax_s8_s16_ref = {
@@ -106,9 +104,6 @@ const KernelDescriptor kernel_softmax_s8_s16_ref = {
     run<int16_t>,
     validate<int16_t>,
     nullptr,
-    0,
-    kSoftmaxWordAlignedInputs,
-    operand_bit(0),  // int16 output, written by halfwords
 };
 
 }  // namespace tinyaot

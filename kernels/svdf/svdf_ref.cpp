@@ -118,9 +118,6 @@ const KernelDescriptor kernel_svdf_s8_state16_ref = {
     run<int16_t>,
     validate<int16_t>,
     nullptr,
-    0,                                // nothing in place
-    operand_bit(2) | operand_bit(3),  // time weights and bias: constants, words
-    operand_bit(1),                   // the int16 state, read by halfwords
 };
 
 const KernelDescriptor kernel_svdf_s8_state8_ref = {
@@ -136,8 +133,6 @@ const KernelDescriptor kernel_svdf_s8_state8_ref = {
     run<int8_t>,
     validate<int8_t>,
     nullptr,
-    0,
-    operand_bit(3),  // the bias, read as words
 };
 
 }  // namespace tinyaot

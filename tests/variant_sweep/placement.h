@@ -35,10 +35,10 @@ struct Placement {
 // Case `index`'s offset for an arena operand: each run of 16 cases meets
 // all 16 residues (`step` odd), and the runs shift by `drift` so that two
 // operands' offsets pair differently from one run to the next. Rounded
-// down to a word for an operand the variant reads as words.
-inline uint32_t arena_offset(uint32_t index, uint32_t step, uint32_t drift, bool word_aligned) {
+// down to the operand's element alignment (its signature's type).
+inline uint32_t arena_offset(uint32_t index, uint32_t step, uint32_t drift, uint32_t alignment) {
   const uint32_t offset = (index * step + (index / kPlacementSlack) * drift) % kPlacementSlack;
-  return word_aligned ? offset - offset % kWordBytes : offset;
+  return offset - offset % alignment;
 }
 
 // Likewise for a constant or the scratch: every multiple of 4 in each run
@@ -50,16 +50,16 @@ inline uint32_t word_offset(uint32_t index, uint32_t shift) {
 // Case 0 of every sweep has every operand at its buffer's start and no
 // operand in place (tests that take case 0 apart rely on it); then the
 // sequence above.
-inline Placement place_operands(uint32_t index, bool filter_in_arena, uint16_t word_aligned_inputs,
-                                uint16_t word_aligned_outputs) {
+inline Placement place_operands(uint32_t index, bool filter_in_arena,
+                                const KernelSignature& signature) {
   Placement at;
   if (index == 0) return at;
-  at.input = arena_offset(index, 1, 0, (word_aligned_inputs & 1u) != 0);
-  at.filter = filter_in_arena ? arena_offset(index, 3, 1, (word_aligned_inputs & 2u) != 0)
+  at.input = arena_offset(index, 1, 0, signature.input_alignment.of(0));
+  at.filter = filter_in_arena ? arena_offset(index, 3, 1, signature.input_alignment.of(1))
                               : word_offset(index, 1);
   at.quant = word_offset(index, 2);
   at.extra = word_offset(index, 3);
-  at.output = arena_offset(index, 5, 1, (word_aligned_outputs & 1u) != 0);
+  at.output = arena_offset(index, 5, 1, signature.output_alignment.of(0));
   at.scratch = word_offset(index / 4, 0);
   return at;
 }

@@ -1317,8 +1317,7 @@ inline Fill fill_case(const KernelDescriptor& variant, uint32_t index, Random& r
                       uint32_t scratch_cap, Case* c, Text* detail) {
   const Family family = c->family;
   const KernelDescriptor* reference = family_reference(family);
-  c->at = place_operands(index, filter_in_arena(*c), variant.word_aligned_inputs,
-                         variant.word_aligned_outputs);
+  c->at = place_operands(index, filter_in_arena(*c), variant.signature);
   draw_bytes(r, input_of(ws, *c), c->input_bytes);
   draw_bytes(r, filter_of(ws, *c), c->filter_bytes);
   ChannelQuant* quant = placed_quant(ws.quant, *c);

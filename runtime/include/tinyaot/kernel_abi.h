@@ -55,8 +55,8 @@ struct OperandView {
 // variant of the family computes, DSP and MVE ones included), so kernels
 // never re-check per call. Must reject any parameter or constant value the
 // kernel cannot handle, and any operand the kernel needs constant that is
-// not. Where operands lie (overlap, alignment) the loader checks from the
-// descriptor's masks below.
+// not. Where operands lie the loader checks from the descriptor (overlap:
+// in_place_inputs; alignment: the signature's element types).
 using KernelValidateFn = Status (*)(const void* params, const OperandView* inputs,
                                     uint32_t num_inputs, const OperandView* outputs,
                                     uint32_t num_outputs);
@@ -66,20 +66,94 @@ using KernelValidateFn = Status (*)(const void* params, const OperandView* input
 // it and compares.
 using KernelScratchFn = uint32_t (*)(const void* params);
 
-// A variant's operands and parameter struct in words, kept as the FNV-1a
-// hash of the text alone: the compiler computes it from the literal, so
-// the text itself takes no flash in a firmware (it is only ever compared,
-// through abi_fingerprint).
-struct KernelSignature {
-  uint32_t hash;
-  constexpr KernelSignature(const char* text) : hash(2166136261u) {  // NOLINT: implicit
-    for (; *text; ++text) hash = (hash ^ static_cast<uint8_t>(*text)) * 16777619u;
-  }
-};
-
 // Bit i: operand i (an input or an output, counted apart), for the masks of
 // a descriptor.
 constexpr uint16_t operand_bit(uint32_t i) { return static_cast<uint16_t>(1u << i); }
+
+// Operands (bit i: operand i) whose elements are 16 bits wide and those
+// whose elements are 32 or 64 bits wide. A variant reads and writes such an
+// element whole, so the loader refuses an arena operand off its boundary (2
+// bytes, 4 bytes; M-profile LDRD needs no more than 4).
+struct OperandAlignment {
+  uint16_t halfword = 0;
+  uint16_t word = 0;
+
+  // Bytes operand `number`'s offset is a multiple of: 1, 2 or 4.
+  constexpr uint32_t of(uint32_t number) const {
+    return (word & operand_bit(number)) != 0 ? 4 : (halfword & operand_bit(number)) != 0 ? 2 : 1;
+  }
+};
+
+// Alignment of one element of a signature's type name: "s16" and "i16" 2;
+// "s32", "i32", "f32", "s64" 4 (as much as the cores need); other names 1.
+// Of alternatives ("i8|i16|i32", chosen by a parameter) the widest.
+constexpr uint32_t signature_element_alignment(const char* type) {
+  uint32_t widest = 1;
+  for (const char* t = type;; ++t) {
+    const auto is = [t](const char* name) {
+      uint32_t i = 0;
+      for (; name[i] != 0; ++i)
+        if (t[i] != name[i]) return false;
+      return t[i] == '|' || t[i] == '[' || t[i] == ',' || t[i] == ' ' || t[i] == 0;
+    };
+    uint32_t alignment = 1;
+    if (is("s16") || is("i16") || is("u16")) alignment = 2;
+    if (is("s32") || is("i32") || is("u32") || is("f32") || is("s64") || is("i64")) alignment = 4;
+    widest = alignment > widest ? alignment : widest;
+    while (*t != 0 && *t != '|' && *t != '[' && *t != ',' && *t != ' ') ++t;
+    if (*t != '|') return widest;
+  }
+}
+
+// A variant's operands and parameter struct in words, kept as the FNV-1a
+// hash of the text alone: the compiler computes it from the literal, so
+// the text itself takes no flash in a firmware (it is only ever compared,
+// through abi_fingerprint). The text is also the one place an operand's
+// element type is written: the operand counts and alignment masks are read
+// from it ("name:type[shape], ... -> name:type[shape], ...; scratch...;
+// params=..."; commas inside [], {} and () do not separate operands).
+struct KernelSignature {
+  uint32_t hash = 2166136261u;
+  uint8_t inputs = 0;  // operands listed before "->"
+  uint8_t outputs = 0;
+  OperandAlignment input_alignment;
+  OperandAlignment output_alignment;
+
+  constexpr KernelSignature(const char* text) {  // NOLINT: implicit
+    for (const char* c = text; *c; ++c) hash = (hash ^ static_cast<uint8_t>(*c)) * 16777619u;
+    int depth = 0;
+    bool in_outputs = false;
+    bool typed = false;  // the current operand's type was read
+    uint32_t operand = 0;
+    for (const char* c = text; *c; ++c) {
+      if (*c == '[' || *c == '{' || *c == '(') {
+        ++depth;
+      } else if (*c == ']' || *c == '}' || *c == ')') {
+        --depth;
+      } else if (depth != 0) {
+        continue;
+      } else if (*c == ',') {
+        ++operand;
+        typed = false;
+      } else if (*c == '-' && c[1] == '>') {
+        inputs = static_cast<uint8_t>(operand + 1);
+        in_outputs = true;
+        operand = 0;
+        typed = false;
+        ++c;
+      } else if (*c == ';') {
+        break;  // scratch and parameters follow
+      } else if (*c == ':' && !typed) {
+        typed = true;
+        OperandAlignment& masks = in_outputs ? output_alignment : input_alignment;
+        const uint32_t alignment = signature_element_alignment(c + 1);
+        if (alignment == 2) masks.halfword |= operand_bit(operand);
+        if (alignment == 4) masks.word |= operand_bit(operand);
+      }
+    }
+    if (in_outputs) outputs = static_cast<uint8_t>(operand + 1);
+  }
+};
 
 struct KernelDescriptor {
   const char* name;  // variant: operator, type, shape case, ISA
@@ -92,8 +166,9 @@ struct KernelDescriptor {
   uint8_t num_outputs;
   IsaClass isa;
   // Operands and parameter struct in words, e.g.
-  // "input:s8, filter:s8, channel_quant:ChannelQuant -> output:s8;
-  //  params=Conv2dParams" (kept as its hash). Part of the ABI fingerprint.
+  // "input:s8[...], filter:s8[...], quant:ChannelQuant[...] -> output:s8[...];
+  //  params=Conv2dParams{...}" (kept as its hash and what is read from it,
+  //  KernelSignature). Part of the ABI fingerprint.
   KernelSignature signature;
   KernelRunFn run;
   KernelValidateFn validate;
@@ -109,17 +184,11 @@ struct KernelDescriptor {
   // read): the loader refuses a program where they do, and the planner
   // writes an output over an input only where this mask allows.
   uint16_t in_place_inputs = 0;
-  // Operands in the arena the variant reads or writes as 32-bit elements
-  // (float32, int32): the loader refuses one whose offset is not a
-  // multiple of 4. Constants and scratch are word-aligned for every
-  // variant (program_format.h, the loader).
-  uint16_t word_aligned_inputs = 0;
-  uint16_t word_aligned_outputs = 0;
 };
 
 // FNV-1a over name, operator, version, params size, operand counts, ISA
-// class, the signature's hash and the operand masks (in place, word
-// aligned): what the program records per kernel and the loader compares.
+// class, the signature's hash and the operand masks (in place, halfword
+// and word aligned): what the program records per kernel and the loader compares.
 // The masks are part of it because the compiler plans the arena by them:
 // a program planned against other masks is refused by name
 // (`tinyaot verify --runtime` sees it from the manifest alone), even where

@@ -107,7 +107,9 @@
   X(logistic_s16_ref) \
   X(tanh_s16_ref) \
   X(leaky_relu_s16_ref) \
-  X(mean_s16_ref)
+  X(mean_s16_ref) \
+  X(batch_matmul_s16_ref) \
+  X(pad_s16_ref)
 // clang-format on
 
 namespace tinyaot {

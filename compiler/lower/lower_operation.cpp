@@ -163,6 +163,7 @@ bool lowers_int16(OpType type) {
     case OpType::kAveragePool2d:
     case OpType::kMaxPool2d:
     case OpType::kTransposeConv:
+    case OpType::kBatchMatMul:
     case OpType::kRelu:
     case OpType::kRelu6:
     case OpType::kLogistic:

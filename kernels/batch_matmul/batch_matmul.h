@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/int16x8.h"
 #include "tinyaot/kernel_abi.h"
 
 namespace tinyaot {
@@ -38,11 +39,16 @@ struct BatchMatmulParams {
 // Room for one transposed LHS matrix and/or one transposed RHS matrix
 // (0 when neither operand is depth-major). UINT32_MAX for parameters no
 // valid program can hold.
-uint32_t batch_matmul_s8_ref_scratch_bytes(const BatchMatmulParams& params);
+uint32_t batch_matmul_ref_scratch_bytes(const BatchMatmulParams& params, Activations activations);
+
+// The deepest int16 product: its sums stay within requantize_wide's bound
+// (2^30 per product).
+constexpr int32_t kBatchMatmulS16MaxDepth = 1 << 17;
 
 // Every variant's checks of the params and of the LHS, RHS and output
-// operands' sizes (inputs[0..1], outputs[0]).
+// operands' sizes (inputs[0..1], outputs[0]) for int8 or int16 operands.
 TINYAOT_LOAD_TIME Status validate_batch_matmul_operands(const BatchMatmulParams& params,
+                                                        Activations activations,
                                                         const OperandView* inputs,
                                                         const OperandView* outputs);
 
@@ -50,6 +56,10 @@ TINYAOT_LOAD_TIME Status validate_batch_matmul_operands(const BatchMatmulParams&
 // rhs s8 [rhs_batch..., cols, depth] (or [..., depth, cols]) -> output s8
 // [broadcast batch..., rows, cols].
 extern const KernelDescriptor kernel_batch_matmul_s8_ref;
+
+// The same with int16 operands and output (TFLite's 16x16 BATCH_MATMUL:
+// zero points 0, int64 sums, TFLite's int64 rescale).
+extern const KernelDescriptor kernel_batch_matmul_s16_ref;
 
 // MVE cores: raw int8 products by VMLADAVA, four output columns per LHS-row
 // load, depth-major operands read by gathers (no scratch); a constant RHS

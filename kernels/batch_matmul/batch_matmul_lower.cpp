@@ -21,9 +21,10 @@ std::vector<int32_t> extended5(const std::vector<int32_t>& shape) {
   return out;
 }
 
-// Every [depth, n] matrix of a constant int8 tensor as [n, depth].
-std::vector<int8_t> transpose_matrices(const std::vector<int8_t>& data, int32_t depth, int32_t n) {
-  std::vector<int8_t> out(data.size());
+// Every [depth, n] matrix of a constant tensor as [n, depth].
+template <typename T>
+std::vector<T> transpose_matrices(const std::vector<T>& data, int32_t depth, int32_t n) {
+  std::vector<T> out(data.size());
   const size_t matrix = static_cast<size_t>(depth) * static_cast<size_t>(n);
   for (size_t base = 0; base < data.size(); base += matrix)
     for (size_t i = 0; i < static_cast<size_t>(n); ++i)
@@ -40,6 +41,8 @@ LoweredOperand operand_for(const Graph& graph, const Operation& op, size_t index
   const Tensor& tensor = input_tensor(graph, op, index);
   if (depth_major && tensor.is_constant()) {
     *layout = MatrixLayout::kDepthMinor;
+    if (tensor.dtype == DType::kInt16)
+      return LoweredOperand::of_values(transpose_matrices(constant_i16(tensor, op), depth, n));
     return LoweredOperand::of_values(transpose_matrices(constant_i8(tensor, op), depth, n));
   }
   *layout = depth_major ? MatrixLayout::kDepthMajor : MatrixLayout::kDepthMinor;
@@ -60,7 +63,7 @@ uint64_t outputs_of(const BatchMatmulParams& p) {
 
 uint64_t reference_cost(const BatchMatmulParams& p) {
   return outputs_of(p) * (5 * uint64_t(p.depth) + 12) +
-         uint64_t(batch_matmul_s8_ref_scratch_bytes(p)) * 4;
+         uint64_t(batch_matmul_ref_scratch_bytes(p, Activations::kInt8)) * 4;
 }
 
 uint64_t mve_cost(const BatchMatmulParams& p) {
@@ -82,8 +85,13 @@ LoweredOp lower_batch_matmul(const Graph& graph, const Operation& op, const Targ
   const Tensor& lhs = input_tensor(graph, op, 0);
   const Tensor& rhs = input_tensor(graph, op, 1);
   const Tensor& output = output_tensor(graph, op);
-  require(lhs.dtype == DType::kInt8 && rhs.dtype == DType::kInt8 && output.dtype == DType::kInt8,
-          op, "only int8 operands are supported");
+  const bool int16 = lhs.dtype == DType::kInt16;
+  require(
+      (lhs.dtype == DType::kInt8 || int16) && rhs.dtype == lhs.dtype && output.dtype == lhs.dtype,
+      op, "LHS, RHS and output must be all int8 or all int16");
+  const Activations activations = int16 ? Activations::kInt16 : Activations::kInt8;
+  require(!int16 || target.rounding != Rounding::kOnnx, op,
+          "rounding mode onnx has no int16 operators; compile with --rounding tflm");
   const size_t lhs_rank = lhs.shape.size();
   const size_t rhs_rank = rhs.shape.size();
   require(lhs_rank >= 2 && lhs_rank <= 5 && rhs_rank >= 2 && rhs_rank <= 5, op,
@@ -143,17 +151,23 @@ LoweredOp lower_batch_matmul(const Graph& graph, const Operation& op, const Targ
     params.multiplier = q.multiplier;
     params.shift = q.shift;
   }
-  require(params.shift >= -31 && params.shift <= 30, op, "rescale out of the representable range");
+  require(params.shift >= -31 && params.shift <= (int16 ? 7 : 30), op,
+          "rescale out of the representable range");
+  require(!int16 || depth <= kBatchMatmulS16MaxDepth, op,
+          "int16 accumulation depth " + std::to_string(depth) + " is over " +
+              std::to_string(kBatchMatmulS16MaxDepth));
   params.act_min = op.act_min;
   params.act_max = op.act_max;
 
   // The kernel reads LHS as [rows, depth] and RHS as [cols, depth].
   LoweredOperand lhs_operand = operand_for(graph, op, 0, adj_x, depth, rows, &params.lhs_layout);
   LoweredOperand rhs_operand = operand_for(graph, op, 1, !adj_y, depth, cols, &params.rhs_layout);
-  require(batch_matmul_s8_ref_scratch_bytes(params) != UINT32_MAX, op,
+  require(batch_matmul_ref_scratch_bytes(params, activations) != UINT32_MAX, op,
           "operands too large for the kernel's scratch");
 
-  const KernelId kernel = choose_variant(kVariants, params, target);
+  // int16 has its reference alone.
+  const KernelId kernel =
+      int16 ? KernelId::batch_matmul_s16_ref : choose_variant(kVariants, params, target);
   LoweredOp lowered = make_lowered(kernel, params);
   // The MVE variant takes a constant RHS's column terms from the program.
   const bool stores_terms =

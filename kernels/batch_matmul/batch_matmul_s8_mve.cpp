@@ -34,7 +34,7 @@ TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, ui
                                   const OperandView* outputs, uint32_t num_outputs) {
   if ((num_inputs != 2 && num_inputs != 3) || num_outputs != 1) return Status::kBadParams;
   const auto& p = *static_cast<const BatchMatmulParams*>(raw);
-  const Status status = validate_batch_matmul_operands(p, inputs, outputs);
+  const Status status = validate_batch_matmul_operands(p, Activations::kInt8, inputs, outputs);
   if (status != Status::kOk) return status;
   if (!batch_matmul_mve_applies(p)) return Status::kBadParams;
   if (num_inputs == 2) return Status::kOk;

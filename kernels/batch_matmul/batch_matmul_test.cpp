@@ -168,7 +168,7 @@ TEST(BatchMatmulKernel, ScratchHoldsOneMatrixPerDepthMajorOperand) {
   p.rhs_layout = MatrixLayout::kDepthMajor;
   EXPECT_EQ(kernel().scratch_bytes(&p), 11u * 29 + 29 * 17);
   p.lhs_layout = MatrixLayout::kDepthMinor;
-  EXPECT_EQ(batch_matmul_s8_ref_scratch_bytes(p), 29u * 17);
+  EXPECT_EQ(batch_matmul_ref_scratch_bytes(p, Activations::kInt8), 29u * 17);
 }
 
 TEST(BatchMatmulKernel, RejectsTooSmallScratch) {
@@ -352,6 +352,96 @@ BatchMatmulParams lowered_params(const LoweredOp& lowered) {
   EXPECT_EQ(lowered.params.size(), sizeof(p));
   std::memcpy(&p, lowered.params.data(), sizeof(p));
   return p;
+}
+
+// ---------------------------------------------------------------- int16
+
+// int16 operands: the product in int64, rescaled by TFLite's int64
+// multiply (a 16-bit multiplier, one rounding shift), clamped to int16.
+Status run_s16(const BatchMatmulParams& p, const std::vector<int16_t>& lhs,
+               const std::vector<int16_t>& rhs, std::vector<int16_t>* output) {
+  const uint32_t scratch_bytes = kernel_batch_matmul_s16_ref.scratch_bytes(&p);
+  std::vector<int16_t> scratch(scratch_bytes / 2);
+  output->assign(sizes_of(p).out[0], 0);
+  const Operand inputs[] = {{const_cast<int16_t*>(lhs.data()), uint32_t(lhs.size() * 2)},
+                            {const_cast<int16_t*>(rhs.data()), uint32_t(rhs.size() * 2)}};
+  const Operand outputs[] = {{output->data(), uint32_t(output->size() * 2)}};
+  const Operand scratch_operand = {scratch_bytes ? scratch.data() : nullptr, scratch_bytes};
+  KernelArgs args{&p, inputs, 2, outputs, 1, scratch_operand, Rounding::kSingle};
+  return kernel_batch_matmul_s16_ref.run(args);
+}
+
+BatchMatmulParams make_params_s16(int32_t rows, int32_t depth, int32_t cols) {
+  BatchMatmulParams p = make_params(rows, depth, cols);
+  p.act_min = -32768;
+  p.act_max = 32767;
+  return p;
+}
+
+TEST(BatchMatmulS16, SumsInInt64AndRescalesAsTfliteInt64Multiply) {
+  // One row [30000, 30000, -7] times columns [30000, 30000, 1] and
+  // [1, -1, 2]: 1.8e9 - 7 (past int32) and -14. Multiplier 2^30, shift
+  // -16: x * 2^14 >> 31 rounds x / 2^17 half up.
+  BatchMatmulParams p = make_params_s16(1, 3, 2);
+  p.rhs_layout = MatrixLayout::kDepthMinor;
+  p.shift = -16;
+  std::vector<int16_t> out;
+  ASSERT_EQ(run_s16(p, {30000, 30000, -7}, {30000, 30000, 1, 1, -1, 2}, &out), Status::kOk);
+  const int64_t big = int64_t{1800000000} - 7;
+  EXPECT_EQ(out, (std::vector<int16_t>{int16_t((big + (1 << 16)) >> 17), 0}));
+  // Clamped to int16 at shift 0 (x / 2), and the range clamps.
+  p.shift = 0;
+  ASSERT_EQ(run_s16(p, {30000, 30000, -7}, {30000, 30000, 1, 1, -1, 2}, &out), Status::kOk);
+  EXPECT_EQ(out, (std::vector<int16_t>{32767, -7}));
+  p.act_min = -5;
+  ASSERT_EQ(run_s16(p, {30000, 30000, -7}, {30000, 30000, 1, 1, -1, 2}, &out), Status::kOk);
+  EXPECT_EQ(out[1], -5);
+}
+
+TEST(BatchMatmulS16, DepthMajorOperandsTransposeWholeElements) {
+  // LHS [depth 2, rows 2] and RHS [depth 2, cols 1], both depth-major:
+  // rows (100, -3) and (200, 4), column (-30, 50).
+  BatchMatmulParams p = make_params_s16(2, 2, 1);
+  p.lhs_layout = MatrixLayout::kDepthMajor;
+  p.rhs_layout = MatrixLayout::kDepthMajor;
+  EXPECT_EQ(kernel_batch_matmul_s16_ref.scratch_bytes(&p), (4u + 2u) * 2);
+  std::vector<int16_t> out;
+  // Shift 0 with multiplier 2^30 halves.
+  p.shift = 0;
+  ASSERT_EQ(run_s16(p, {100, 200, -3, 4}, {-30, 50}, &out), Status::kOk);
+  EXPECT_EQ(out, (std::vector<int16_t>{(-3000 - 150) / 2, (-6000 + 200) / 2}));
+}
+
+TEST(BatchMatmulS16, ValidateRefusesOffsetsShiftsAndDepthsItCannotRun) {
+  const BatchMatmulParams good = make_params_s16(2, 3, 4);
+  const Sizes s = sizes_of(good);
+  const uint32_t in[2] = {s.in[0] * 2, s.in[1] * 2};
+  const uint32_t out[1] = {s.out[0] * 2};
+  auto status = [&](const BatchMatmulParams& p) {
+    return test::validate_sizes(kernel_batch_matmul_s16_ref, &p, in, 2, out, 1);
+  };
+  EXPECT_EQ(status(good), Status::kOk);
+  EXPECT_EQ(test::validate_sizes(kernel_batch_matmul_s16_ref, &good, s.in, 2, s.out, 1),
+            Status::kBadParams)
+      << "int8-sized operands";
+  for (int field = 0; field < 3; ++field) {
+    BatchMatmulParams p = good;
+    (field == 0 ? p.lhs_offset : field == 1 ? p.rhs_offset : p.output_offset) = 1;
+    EXPECT_EQ(status(p), Status::kBadParams) << field;
+  }
+  BatchMatmulParams p = good;
+  p.shift = 8;
+  EXPECT_EQ(status(p), Status::kBadParams);
+  p = good;
+  p.act_max = 32768;
+  EXPECT_EQ(status(p), Status::kBadParams);
+  p = good;
+  p.depth = kBatchMatmulS16MaxDepth + 1;
+  p.rows = p.cols = 1;
+  const uint32_t deep[2] = {uint32_t(p.depth) * 2, uint32_t(p.depth) * 2};
+  const uint32_t one[1] = {2};
+  EXPECT_EQ(test::validate_sizes(kernel_batch_matmul_s16_ref, &p, deep, 2, one, 1),
+            Status::kBadParams);
 }
 
 TEST(BatchMatmulLowering, ConstantRhsIsTransposedAtCompileTime) {

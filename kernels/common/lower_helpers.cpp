@@ -46,6 +46,10 @@ std::vector<int8_t> constant_i8(const Tensor& tensor, const Operation& op) {
   return constant_values<int8_t>(tensor, op, DType::kInt8, "int8");
 }
 
+std::vector<int16_t> constant_i16(const Tensor& tensor, const Operation& op) {
+  return constant_values<int16_t>(tensor, op, DType::kInt16, "int16");
+}
+
 std::vector<int64_t> constant_i64(const Tensor& tensor, const Operation& op) {
   return constant_values<int64_t>(tensor, op, DType::kInt64, "int64");
 }

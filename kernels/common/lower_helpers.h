@@ -22,6 +22,7 @@ bool has_input(const Operation& op, size_t index);
 // constant).
 std::vector<int32_t> constant_i32(const Tensor& tensor, const Operation& op);
 std::vector<int8_t> constant_i8(const Tensor& tensor, const Operation& op);
+std::vector<int16_t> constant_i16(const Tensor& tensor, const Operation& op);
 std::vector<int64_t> constant_i64(const Tensor& tensor, const Operation& op);
 
 // How TFLite Micro forms input_scale * filter_scale. Per-channel code

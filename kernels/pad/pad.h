@@ -12,12 +12,14 @@
 namespace tinyaot {
 
 struct PadParams {
-  StridedBox destination;   // over the output, walked in input order
-  int32_t output_elements;  // exact output size
-  int32_t pad_value;        // int8: output zero point (PAD) or the constant (PADV2)
+  StridedBox destination;   // over the output in bytes, walked in input order
+  int32_t output_elements;  // exact output size in bytes
+  int32_t pad_value;        // output zero point (PAD) or the constant (PADV2)
 };
 
 // Operands: input s8 [box elements] -> output s8 [output_elements].
 extern const KernelDescriptor kernel_pad_s8_ref;
+// The same for int16 tensors: the fill an int16 value.
+extern const KernelDescriptor kernel_pad_s16_ref;
 
 }  // namespace tinyaot

@@ -47,11 +47,6 @@ LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*tar
     pad_value = element_bytes == 2 ? static_cast<int16_t>(bytes[0] | bytes[1] << 8)
                                    : static_cast<int8_t>(bytes[0]);
   }
-  // The kernel fills bytes: an int16 value must repeat one byte (0 or -1).
-  require(element_bytes == 1 || pad_value == 0 || pad_value == -1, op,
-          "an int16 pad value other than 0 or -1 is not supported");
-  if (element_bytes == 2) pad_value = static_cast<int8_t>(pad_value);
-  require(pad_value >= -128 && pad_value <= 127, op, "pad value outside int8");
 
   const std::vector<int64_t> out_strides = dense_strides(output.shape);
   std::vector<int64_t> steps(rank);
@@ -64,7 +59,8 @@ LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*tar
   params.destination = make_strided_box(input.shape, steps, offset, element_bytes);
   params.output_elements = static_cast<int32_t>(output.bytes());
   params.pad_value = pad_value;
-  LoweredOp lowered = make_lowered(KernelId::pad_s8_ref, params);
+  LoweredOp lowered =
+      make_lowered(element_bytes == 2 ? KernelId::pad_s16_ref : KernelId::pad_s8_ref, params);
   lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
   lowered.outputs = {op.outputs[0]};
   return lowered;

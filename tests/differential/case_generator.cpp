@@ -499,10 +499,16 @@ DiffCase batch_matmul(Gen& g) {
   rhs.insert(rhs.end(), {adj_y ? n : k, adj_y ? k : n});
   g.log << "adj_x=" << adj_x << " adj_y=" << adj_y << (constant_rhs ? " const-rhs " : " ");
   const float lhs_scale = g.scale(0.003, 0.1), rhs_scale = g.scale(0.003, 0.1);
+  const bool int16 = g.int16_activations;  // both operands and the output, zero points 0
   const int32_t x = g.input("lhs", lhs, lhs_scale, g.zero_point());
   int32_t y;
-  const int32_t rhs_zp = g.zero_point();
-  if (constant_rhs) {
+  const int32_t rhs_zp = g.output_zero_point(int16);
+  if (constant_rhs && int16) {
+    std::vector<uint8_t> bytes = g.int16_data(count(rhs));
+    y = g.b.add_constant("rhs", tflite::TensorType::INT16, rhs, std::move(bytes),
+                         mg::Quant::per_tensor(rhs_scale, 0));
+    g.log << "rhs " << text(rhs) << " int16 q(" << rhs_scale << ") ";
+  } else if (constant_rhs) {
     std::vector<int8_t> values;
     for (int64_t i = 0; i < count(rhs); ++i)
       values.push_back(static_cast<int8_t>(g.rng.uniform_int(-128, 127)));
@@ -521,13 +527,18 @@ DiffCase batch_matmul(Gen& g) {
     out[d] = std::max(at(lhs), at(rhs));
   }
   out.insert(out.end(), {m, n});
-  const mg::AffineQuant out_q{g.accumulator_scale(lhs_scale, rhs_scale, k), g.zero_point()};
-  const int32_t o = g.b.add_int8("batch_matmul", out, out_q.scale, out_q.zero_point);
+  // int16 x int16 sums spread kInt16Spread / kInt8Spread wider than the
+  // int16 x int8 ones accumulator_scale assumes.
+  const float out_scale = static_cast<float>(g.accumulator_scale(lhs_scale, rhs_scale, k, int16) *
+                                             (int16 ? kInt16Spread / kInt8Spread : 1.0));
+  const int32_t o = g.activation("batch_matmul", out, out_scale, g.output_zero_point(int16));
   tflite::BatchMatMulOptionsT opts;
   opts.adj_x = adj_x;
   opts.adj_y = adj_y;
   g.b.add_operator(BO::BATCH_MATMUL, 2, {x, y}, {o}, options(std::move(opts)));
-  g.c.rounding = Rounding::kSingle;
+  // int16's int64 rescale is the same in both modes; tfjs runs TFLite's
+  // double-rounding multiplier.
+  g.c.rounding = int16 ? Rounding::kDouble : Rounding::kSingle;
   return g.done(o);
 }
 
@@ -942,10 +953,16 @@ DiffCase pad(Gen& g, bool v2) {
   const int32_t pad_t = g.b.add_int32_constant("paddings", {rank, 2}, paddings);
   const int32_t o = g.activation("out", out, sc, zp);
   if (v2) {
-    const auto value = static_cast<int8_t>(g.rng.uniform_int(-128, 127));
-    g.log << "constant=" << int{value} << " ";
+    const bool int16 = g.int16_activations;
+    const auto value = static_cast<int32_t>(int16 ? g.rng.uniform_int(-32768, 32767)
+                                                  : g.rng.uniform_int(-128, 127));
+    g.log << "constant=" << value << " ";
+    const auto low = static_cast<uint8_t>(value), high = static_cast<uint8_t>(value >> 8);
     const int32_t value_t =
-        g.b.add_int8_constant("constant_values", {}, {value}, mg::Quant::per_tensor(sc, zp));
+        int16 ? g.b.add_constant("constant_values", tflite::TensorType::INT16, {}, {low, high},
+                                 mg::Quant::per_tensor(sc, 0))
+              : g.b.add_int8_constant("constant_values", {}, {static_cast<int8_t>(value)},
+                                      mg::Quant::per_tensor(sc, zp));
     g.b.add_operator(BO::PADV2, rank > 4 ? 4 : 2, {x, pad_t, value_t}, {o},
                      options(tflite::PadV2OptionsT()));
   } else {
@@ -1256,6 +1273,7 @@ const std::map<std::string, Generator>& generators() {
       {"AVERAGE_POOL_2D_INT16", with_int16([](Gen& g) { return pool(g, mg::PoolKind::kAverage); })},
       {"MAX_POOL_2D_INT16", with_int16([](Gen& g) { return pool(g, mg::PoolKind::kMax); })},
       {"TRANSPOSE_CONV_INT16", with_int16(transpose_conv)},
+      {"BATCH_MATMUL_INT16", with_int16(batch_matmul)},
       {"RELU_INT16", with_int16([](Gen& g) {
          const float s = g.scale(0.003, 0.1);
          return unary(g, BO::RELU, 2, s, mg::AffineQuant{s * g.scale(0.3, 2.0), 0});
@@ -1272,6 +1290,7 @@ const std::map<std::string, Generator>& generators() {
       {"MUL_INT16", with_int16([](Gen& g) { return add_sub_mul(g, BO::MUL); })},
       {"RESHAPE_INT16", with_int16(reshape)},
       {"PAD_INT16", with_int16([](Gen& g) { return pad(g, false); })},
+      {"PADV2_INT16", with_int16([](Gen& g) { return pad(g, true); })},
       {"CONCATENATION_INT16", with_int16(concatenation)},
       {"TRANSPOSE_INT16", with_int16(transpose)},
       {"STRIDED_SLICE_INT16", with_int16(strided_slice)},

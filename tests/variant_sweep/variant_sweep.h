@@ -754,7 +754,7 @@ inline bool size_batch_matmul(Case* c, bool constant_rhs) {
   const int64_t input = lhs_batches * p.rows * p.depth, filter = rhs_batches * p.depth * p.cols;
   const int64_t output = out_batches * p.rows * p.cols;
   if (input > kMaxInputBytes || filter > kMaxFilterBytes || output > kMaxOutputBytes ||
-      batch_matmul_s8_ref_scratch_bytes(p) > kMaxScratchBytes)
+      batch_matmul_ref_scratch_bytes(p, Activations::kInt8) > kMaxScratchBytes)
     return false;
   c->input_bytes = uint32_t(input);
   c->filter_bytes = uint32_t(filter);

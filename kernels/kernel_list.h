@@ -107,7 +107,9 @@
   X(logistic_s16_ref) \
   X(tanh_s16_ref) \
   X(leaky_relu_s16_ref) \
-  X(mean_s16_ref)
+  X(mean_s16_ref) \
+  X(unidirectional_lstm_s8_dsp) \
+  X(unidirectional_lstm_s8_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -7,14 +7,26 @@
 
 #include <stdint.h>
 
+#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
+#include <arm_acle.h>
+#endif
+
 #include "kernels/common/quant.h"
 #include "kernels/common/sigmoid_s16.h"
 #include "kernels/lstm/lstm.h"
+#include "kernels/lstm/lstm_layout.h"
 
 namespace tinyaot {
 namespace lstm {
 
-inline int16_t saturate_i16(int32_t x) { return static_cast<int16_t>(clamp_i32(x, -32768, 32767)); }
+// One SSAT where the core has it (GCC 12 compares and moves twice).
+inline int16_t saturate_i16(int32_t x) {
+#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
+  return static_cast<int16_t>(__ssat(x, 16));
+#else
+  return static_cast<int16_t>(clamp_i32(x, -32768, 32767));
+#endif
+}
 
 // TFLite's integer fully connected to int16 for one unit: the requantized
 // sum, clamped to int16 (its output zero point is 0).
@@ -38,11 +50,20 @@ struct GateOperands {
   LstmGateScales scales;
 };
 
-// The reference gate product: for every unit, the input FC and the
-// recurrent FC each requantized to int16, then added with saturation
-// (TFLite Micro's two FullyConnected calls and AddElementWise). The zero
-// points are in the folded biases: with int32 wrapping, sum((x + k) * w) +
-// b equals sum(x * w) + (b + k * sum(w)) exactly.
+// One unit of a gate from its two sums (biases included): the input FC
+// and the recurrent FC each requantized to int16, then added with
+// saturation (TFLite Micro's two FullyConnected calls and AddElementWise).
+template <Rounding R>
+inline int16_t gate_output(uint32_t input_sum, uint32_t recurrent_sum,
+                           const LstmGateScales& scales) {
+  return saturate_i16(fc_output_s16<R>(static_cast<int32_t>(input_sum), scales.input) +
+                      fc_output_s16<R>(static_cast<int32_t>(recurrent_sum), scales.recurrent));
+}
+
+// The reference gate product: gate_output of every unit's two plain dot
+// products. The zero points are in the folded biases: with int32
+// wrapping, sum((x + k) * w) + b equals sum(x * w) + (b + k * sum(w))
+// exactly.
 template <Rounding R>
 void gate_product_ref(const LstmStepShape& shape, const GateOperands& gate, const int8_t* input,
                       const int8_t* hidden, int16_t* out) {
@@ -53,8 +74,8 @@ void gate_product_ref(const LstmStepShape& shape, const GateOperands& gate, cons
     const int8_t* wr = gate.recurrent_weights + u * shape.units;
     int32_t acc_rec = gate.recurrent_bias[u];
     for (int32_t d = 0; d < shape.units; ++d) acc_rec = wrapping_add(acc_rec, hidden[d] * wr[d]);
-    out[u] = saturate_i16(fc_output_s16<R>(acc_in, gate.scales.input) +
-                          fc_output_s16<R>(acc_rec, gate.scales.recurrent));
+    out[u] =
+        gate_output<R>(static_cast<uint32_t>(acc_in), static_cast<uint32_t>(acc_rec), gate.scales);
   }
 }
 
@@ -110,13 +131,16 @@ struct LstmOperands {
   int8_t* hidden;
   int16_t* cell;
   int16_t* scratch;  // three gates of one row
+  // Bytes from one gate's weights to the next one's (lstm_layout.h).
+  int32_t input_gate_stride;
+  int32_t recurrent_gate_stride;
 };
 
 inline GateOperands gate_operands(const UnidirectionalLstmParams& p, const LstmOperands& o,
                                   int32_t gate) {
   const int32_t units = p.units;
-  return {o.input_weights + gate * units * p.input_depth,
-          o.recurrent_weights + gate * units * units, o.folded_bias + gate * units,
+  return {o.input_weights + gate * o.input_gate_stride,
+          o.recurrent_weights + gate * o.recurrent_gate_stride, o.folded_bias + gate * units,
           o.folded_bias + (kLstmGateCount + gate) * units, p.gates[gate]};
 }
 
@@ -161,7 +185,8 @@ void run_sequence(const UnidirectionalLstmParams& p, const LstmOperands& o,
   }
 }
 
-inline LstmOperands lstm_operands(const KernelArgs& args) {
+inline LstmOperands lstm_operands(const KernelArgs& args, LstmWeightLayout layout) {
+  const auto& p = *static_cast<const UnidirectionalLstmParams*>(args.params);
   return {static_cast<const int8_t*>(args.inputs[0].data),
           static_cast<const int8_t*>(args.inputs[1].data),
           static_cast<const int8_t*>(args.inputs[2].data),
@@ -169,7 +194,9 @@ inline LstmOperands lstm_operands(const KernelArgs& args) {
           static_cast<int8_t*>(args.outputs[0].data),
           static_cast<int8_t*>(args.outputs[1].data),
           static_cast<int16_t*>(args.outputs[2].data),
-          static_cast<int16_t*>(args.scratch.data)};
+          static_cast<int16_t*>(args.scratch.data),
+          static_cast<int32_t>(lstm_gate_stride(layout, p.units, p.input_depth)),
+          static_cast<int32_t>(lstm_gate_stride(layout, p.units, p.units))};
 }
 
 }  // namespace lstm

@@ -15,7 +15,7 @@ TINYAOT_MODE_LOOP void run_in_mode(const UnidirectionalLstmParams& p, const lstm
 
 Status run(const KernelArgs& args) {
   const auto& p = *static_cast<const UnidirectionalLstmParams*>(args.params);
-  const lstm::LstmOperands o = lstm::lstm_operands(args);
+  const lstm::LstmOperands o = lstm::lstm_operands(args, LstmWeightLayout::kModel);
   with_rounding(args.rounding, [&](auto mode) { run_in_mode<decltype(mode)::value>(p, o); });
   return Status::kOk;
 }

@@ -12,10 +12,12 @@
 
 namespace tinyaot {
 
-// Three gates of one batch row, int16 (lstm_step.h).
+// One gate's two sums, int32, and the four gates of one batch row, int16
+// (lstm_step.h).
 inline uint32_t lstm_scratch_bytes(const void* raw) {
   const auto& p = *static_cast<const UnidirectionalLstmParams*>(raw);
-  return 3u * static_cast<uint32_t>(p.units) * sizeof(int16_t);
+  const uint32_t units = static_cast<uint32_t>(p.units);
+  return 2u * units * sizeof(uint32_t) + kLstmGateCount * units * sizeof(int16_t);
 }
 
 TINYAOT_LOAD_TIME inline bool is_lstm_rescale(const LstmRescale& r) {

@@ -14,36 +14,28 @@ namespace {
 
 using fc_dsp::DspDot;
 
-template <Rounding R>
-void gate_product_dsp(const lstm::LstmStepShape& shape, const lstm::GateOperands& gate,
-                      const int8_t* input, const int8_t* hidden, int16_t* out) {
+void gate_sums_dsp(const lstm::LstmStepShape& shape, const lstm::GateOperands& gate,
+                   const int8_t* input, const int8_t* hidden, lstm::GateSums sums) {
   const int32_t depth = shape.input_depth, units = shape.units;
   const int32_t blocked = fc_blocked_units(units);
   const int8_t* input_weights = gate.input_weights;
   const int8_t* recurrent_weights = gate.recurrent_weights;
   int32_t u = 0;
   for (; u < blocked; u += kFcBlockRows) {
-    uint32_t input_sums[kFcBlockRows], recurrent_sums[kFcBlockRows];
-    DspDot::block(input, input_weights, depth, 0, input_sums);
-    DspDot::block(hidden, recurrent_weights, units, 0, recurrent_sums);
-    for (int32_t r = 0; r < kFcBlockRows; ++r)
-      out[u + r] = lstm::gate_output<R>(
-          input_sums[r] + static_cast<uint32_t>(gate.input_bias[u + r]),
-          recurrent_sums[r] + static_cast<uint32_t>(gate.recurrent_bias[u + r]), gate.scales);
+    DspDot::block(input, input_weights, depth, 0, sums.input + u);
+    DspDot::block(hidden, recurrent_weights, units, 0, sums.recurrent + u);
     input_weights += kFcBlockRows * depth;
     recurrent_weights += kFcBlockRows * units;
   }
-  for (; u < units; ++u, input_weights += depth, recurrent_weights += units)
-    out[u] = lstm::gate_output<R>(
-        DspDot::row(input, input_weights, depth, static_cast<uint32_t>(gate.input_bias[u])),
-        DspDot::row(hidden, recurrent_weights, units,
-                    static_cast<uint32_t>(gate.recurrent_bias[u])),
-        gate.scales);
+  for (; u < units; ++u, input_weights += depth, recurrent_weights += units) {
+    sums.input[u] = DspDot::row(input, input_weights, depth, 0);
+    sums.recurrent[u] = DspDot::row(hidden, recurrent_weights, units, 0);
+  }
 }
 
 template <Rounding R>
 TINYAOT_MODE_LOOP void run_in_mode(const UnidirectionalLstmParams& p, const lstm::LstmOperands& o) {
-  lstm::run_sequence<R>(p, o, gate_product_dsp<R>);
+  lstm::run_sequence<R>(p, o, gate_sums_dsp);
 }
 
 Status run(const KernelArgs& args) {

@@ -114,6 +114,16 @@ void finish_gate(GateSums sums, int32_t units, const GateOperands& operands, int
     finish_gate_in<R, kSigmoid, false>(sums, units, operands, gate);
 }
 
+// How a variant finishes its gates: Finish::gate<R, kSigmoid>(sums, units,
+// operands, gate) does what finish_gate does. The scalar loop above is
+// every variant's but the MVE one's (lstm_finish_mve.h).
+struct ScalarFinish {
+  template <Rounding R, bool kSigmoid>
+  static void gate(GateSums sums, int32_t units, const GateOperands& operands, int16_t* out) {
+    finish_gate<R, kSigmoid>(sums, units, operands, out);
+  }
+};
+
 // TFLite's MUL of two symmetric int16 values to a quantized output.
 template <Rounding R>
 inline int32_t rescaled_product(int16_t a, int16_t b, const LstmRescale& scale) {
@@ -181,7 +191,7 @@ inline GateOperands gate_operands(const UnidirectionalLstmParams& p, const LstmO
 // and the hidden state; every gate reads only the input and the old hidden
 // state, so all four come first here and the cell and hidden updates run
 // in one loop, with the same results.
-template <Rounding R, typename GateSumsFn>
+template <Rounding R, typename Finish, typename GateSumsFn>
 void step_row(const UnidirectionalLstmParams& p, const LstmOperands& o, const int8_t* input,
               int8_t* hidden, int16_t* cell, int8_t* output, GateSumsFn gate_sums) {
   const LstmStepShape shape{p.input_depth, p.units};
@@ -193,9 +203,9 @@ void step_row(const UnidirectionalLstmParams& p, const LstmOperands& o, const in
     gate_sums(shape, operands, input, hidden, sums);
     int16_t* const gate = gates + g * p.units;
     if (g == kLstmCellGate)
-      finish_gate<R, false>(sums, p.units, operands, gate);
+      Finish::template gate<R, false>(sums, p.units, operands, gate);
     else
-      finish_gate<R, true>(sums, p.units, operands, gate);
+      Finish::template gate<R, true>(sums, p.units, operands, gate);
   }
   const Gates activated{gates, gates + p.units, gates + 2 * p.units, gates + 3 * p.units};
   update_state<R>(p, activated, cell, hidden, output);
@@ -204,15 +214,15 @@ void step_row(const UnidirectionalLstmParams& p, const LstmOperands& o, const in
 // The whole sequence. TFLite Micro steps time-major input all batches at
 // once and batch-major input batch after batch; rows never interact, so
 // both are the same row-by-row walk with a different row index.
-template <Rounding R, typename GateSumsFn>
+template <Rounding R, typename Finish = ScalarFinish, typename GateSumsFn>
 void run_sequence(const UnidirectionalLstmParams& p, const LstmOperands& o, GateSumsFn gate_sums) {
   for (int32_t b = 0; b < p.batches; ++b) {
     int8_t* hidden = o.hidden + b * p.units;
     int16_t* cell = o.cell + b * p.units;
     for (int32_t t = 0; t < p.time_steps; ++t) {
       const int32_t row = p.time_major ? t * p.batches + b : b * p.time_steps + t;
-      step_row<R>(p, o, o.input + row * p.input_depth, hidden, cell, o.output + row * p.units,
-                  gate_sums);
+      step_row<R, Finish>(p, o, o.input + row * p.input_depth, hidden, cell,
+                          o.output + row * p.units, gate_sums);
     }
   }
 }

@@ -2,12 +2,14 @@
 // connected layers with the MVE matrix multiply's dot products
 // (kernels/common/gemm_mve.h: four units per input load, VMLADAVA, the
 // tail predicated) on weights the compiler stored in its layout
-// (lstm_layout.h). The rest of the step is lstm_step.h's. Elsewhere the same sums in portable C++,
-// so the host runs programs planned for MVE cores bit for bit.
+// (lstm_layout.h); the gates finished four units a vector
+// (lstm_finish_mve.h). The rest of the step is lstm_step.h's. Elsewhere the same sums in portable
+// C++, so the host runs programs planned for MVE cores bit for bit.
 #include "kernels/common/gemm_mve.h"
 #include "kernels/common/output_step.h"
 #include "kernels/lstm/lstm.h"
 #include "kernels/lstm/lstm_checks.h"
+#include "kernels/lstm/lstm_finish_mve.h"
 #include "kernels/lstm/lstm_step.h"
 
 namespace tinyaot {
@@ -63,7 +65,7 @@ void gate_sums_mve(const lstm::LstmStepShape& shape, const lstm::GateOperands& g
 
 template <Rounding R>
 TINYAOT_MODE_LOOP void run_in_mode(const UnidirectionalLstmParams& p, const lstm::LstmOperands& o) {
-  lstm::run_sequence<R>(p, o, gate_sums_mve);
+  lstm::run_sequence<R, lstm::MveFinish>(p, o, gate_sums_mve);
 }
 
 Status run(const KernelArgs& args) {

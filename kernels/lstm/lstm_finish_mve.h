@@ -27,15 +27,12 @@ inline int32x4_t saturate_i16_mve(int32x4_t x) {
   return vmaxq_s32(vminq_s32(x, vdupq_n_s32(32767)), vdupq_n_s32(-32768));
 }
 
-// sigmoid16_of_scaled and tanh16_of_scaled per lane: `bits` fractional
+// sigmoid16_of_scaled and tanh16_of_scaled per lane: kBits fractional
 // bits of the scaled input (9: sigmoid, 8: tanh); the result's low 16
 // bits are the function's.
-static_assert(kGateActivationScale.right_shift == 0, "the gates' input scaling is a multiply");
-
 template <bool kSigmoid>
-inline int32x4_t activate_mve(int32x4_t x) {
+inline int32x4_t of_scaled_mve(int32x4_t scaled) {
   constexpr int kBits = kSigmoid ? 9 : 8;
-  const int32x4_t scaled = vmulq_n_s32(x, kGateActivationScale.multiplier);
   const uint32x4_t magnitude = vreinterpretq_u32_s32(vabsq_s32(scaled));
   const uint32x4_t index = vshrq_n_u32(magnitude, kBits);
   const mve_pred16_t beyond = vcmpcsq_n_u32(index, 255);
@@ -59,6 +56,17 @@ inline int32x4_t activate_mve(int32x4_t x) {
   }
 }
 
+static_assert(kGateActivationScale.right_shift == 0, "the gates' input scaling is a multiply");
+
+template <bool kSigmoid>
+inline int32x4_t activate_mve(int32x4_t x) {
+  return of_scaled_mve<kSigmoid>(vmulq_n_s32(x, kGateActivationScale.multiplier));
+}
+
+// The low 16 bits of each lane as int16, sign-extended (the scalar
+// functions' narrowing).
+inline int32x4_t low_i16_mve(int32x4_t x) { return vmovlbq_s16(vreinterpretq_s16_s32(x)); }
+
 template <Rounding R, bool kSigmoid>
 void finish_gate_mve(GateSums sums, int32_t units, const GateOperands& operands, int16_t* gate) {
   const LstmGateScales& scales = operands.scales;
@@ -80,7 +88,60 @@ void finish_gate_mve(GateSums sums, int32_t units, const GateOperands& operands,
   }
 }
 
+// update_state four units a vector, for rescales in requantize's usual
+// case.
+template <Rounding R>
+void update_state_mve(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell,
+                      int8_t* hidden, int8_t* output) {
+  const int32x4_t m_kept = vdupq_n_s32(p.forget_times_cell.multiplier);
+  const int32x4_t shift_kept = vdupq_n_s32(p.forget_times_cell.shift);
+  const int32x4_t m_added = vdupq_n_s32(p.input_times_cell.multiplier);
+  const int32x4_t shift_added = vdupq_n_s32(p.input_times_cell.shift);
+  const int32x4_t m_hidden = vdupq_n_s32(p.hidden.multiplier);
+  const int32x4_t shift_hidden = vdupq_n_s32(p.hidden.shift);
+  const int32x4_t clip_low = vdupq_n_s32(p.clip_cell ? -p.cell_clip : -32768);
+  const int32x4_t clip_high = vdupq_n_s32(p.clip_cell ? p.cell_clip : 32767);
+  const int32_t right_shift = p.cell_tanh_right_shift;
+  const int32x4_t tanh_round = vdupq_n_s32(right_shift > 0 ? int32_t{1} << (right_shift - 1) : 0);
+  const int32x4_t tanh_shift = vdupq_n_s32(-right_shift);
+  for (int32_t u = 0; u < p.units; u += 4) {
+    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(p.units - u));
+    const int32x4_t kept = saturate_i16_mve(requantize_mve<R>(
+        vmulq_s32(vldrhq_z_s32(g.forget + u, lanes), vldrhq_z_s32(cell + u, lanes)), m_kept,
+        shift_kept));
+    const int32x4_t added = saturate_i16_mve(requantize_mve<R>(
+        vmulq_s32(vldrhq_z_s32(g.input + u, lanes), vldrhq_z_s32(g.cell + u, lanes)), m_added,
+        shift_added));
+    const int32x4_t updated =
+        vminq_s32(vmaxq_s32(saturate_i16_mve(vaddq_s32(kept, added)), clip_low), clip_high);
+    vstrhq_p_s32(cell + u, updated, lanes);
+    const int32x4_t scaled =
+        vshlq_s32(vaddq_s32(vmulq_n_s32(updated, p.cell_tanh_multiplier), tanh_round), tanh_shift);
+    const int32x4_t squashed = low_i16_mve(of_scaled_mve<false>(scaled));
+    const int32x4_t h =
+        vaddq_n_s32(requantize_mve<R>(vmulq_s32(squashed, vldrhq_z_s32(g.output + u, lanes)),
+                                      m_hidden, shift_hidden),
+                    p.hidden_zero_point);
+    const int32x4_t clamped = vmaxq_s32(vminq_s32(h, vdupq_n_s32(127)), vdupq_n_s32(-128));
+    vstrbq_p_s32(hidden + u, clamped, lanes);
+    vstrbq_p_s32(output + u, clamped, lanes);
+  }
+}
+
 struct MveFinish {
+  template <Rounding R>
+  static void state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell,
+                    int8_t* hidden, int8_t* output) {
+    if constexpr (R != Rounding::kOnnx) {
+      if (is_right_shift(p.forget_times_cell) && is_right_shift(p.input_times_cell) &&
+          is_right_shift(p.hidden)) {
+        update_state_mve<R>(p, g, cell, hidden, output);
+        return;
+      }
+    }
+    update_state<R>(p, g, cell, hidden, output);
+  }
+
   template <Rounding R, bool kSigmoid>
   static void gate(GateSums sums, int32_t units, const GateOperands& operands, int16_t* out) {
     if constexpr (R != Rounding::kOnnx) {

@@ -114,16 +114,6 @@ void finish_gate(GateSums sums, int32_t units, const GateOperands& operands, int
     finish_gate_in<R, kSigmoid, false>(sums, units, operands, gate);
 }
 
-// How a variant finishes its gates: Finish::gate<R, kSigmoid>(sums, units,
-// operands, gate) does what finish_gate does. The scalar loop above is
-// every variant's but the MVE one's (lstm_finish_mve.h).
-struct ScalarFinish {
-  template <Rounding R, bool kSigmoid>
-  static void gate(GateSums sums, int32_t units, const GateOperands& operands, int16_t* out) {
-    finish_gate<R, kSigmoid>(sums, units, operands, out);
-  }
-};
-
 // TFLite's MUL of two symmetric int16 values to a quantized output.
 template <Rounding R>
 inline int32_t rescaled_product(int16_t a, int16_t b, const LstmRescale& scale) {
@@ -163,6 +153,22 @@ void update_state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* ce
     output[u] = h;
   }
 }
+
+// How a variant finishes a step: Finish::gate<R, kSigmoid>(sums, units,
+// operands, gate) does what finish_gate does, Finish::state<R>(p, gates,
+// cell, hidden, output) what update_state does. The scalar loops above are
+// every variant's but the MVE one's (lstm_finish_mve.h).
+struct ScalarFinish {
+  template <Rounding R, bool kSigmoid>
+  static void gate(GateSums sums, int32_t units, const GateOperands& operands, int16_t* out) {
+    finish_gate<R, kSigmoid>(sums, units, operands, out);
+  }
+  template <Rounding R>
+  static void state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell,
+                    int8_t* hidden, int8_t* output) {
+    update_state<R>(p, g, cell, hidden, output);
+  }
+};
 
 struct LstmOperands {
   const int8_t* input;
@@ -208,7 +214,7 @@ void step_row(const UnidirectionalLstmParams& p, const LstmOperands& o, const in
       Finish::template gate<R, true>(sums, p.units, operands, gate);
   }
   const Gates activated{gates, gates + p.units, gates + 2 * p.units, gates + 3 * p.units};
-  update_state<R>(p, activated, cell, hidden, output);
+  Finish::template state<R>(p, activated, cell, hidden, output);
 }
 
 // The whole sequence. TFLite Micro steps time-major input all batches at

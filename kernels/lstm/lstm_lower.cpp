@@ -10,7 +10,7 @@
 #include "kernels/common/sigmoid_s16.h"
 #include "kernels/common/variant_choice.h"
 #include "kernels/lstm/lstm.h"
-#include "kernels/lstm/lstm_layout.h"
+#include "kernels/lstm/lstm_variants.h"
 
 namespace tinyaot {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "kernels/common/sigmoid_s16.h"
 #include "kernels/lstm/lstm.h"
-#include "kernels/lstm/lstm_layout.h"
+#include "kernels/lstm/lstm_variants.h"
 #include "tests/variant_sweep/variant_sweep.h"
 
 namespace tinyaot::sweep {

@@ -147,8 +147,10 @@ void update_state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* ce
         static_cast<int16_t>(clamp_i32(saturate_i16(kept + added), clip_low, clip_high));
     cell[u] = updated;
     const int16_t squashed = tanh16(updated, cell_scale);
-    const int8_t h =
-        saturate_i8(rescaled_product<R>(squashed, g.output[u], p.hidden) + p.hidden_zero_point);
+    // Wrapping, as the core's ADD (and the MVE variant's VADD) does: a
+    // rescale far beyond any model's can reach the int32 limits.
+    const int8_t h = saturate_i8(
+        wrapping_add(rescaled_product<R>(squashed, g.output[u], p.hidden), p.hidden_zero_point));
     hidden[u] = h;
     output[u] = h;
   }

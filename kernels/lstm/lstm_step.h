@@ -73,6 +73,17 @@ inline int16_t activate(int16_t x) {
   return kSigmoid ? sigmoid16(x, kGateActivationScale) : tanh16(x, kGateActivationScale);
 }
 
+// requantize of x, its usual case (a right shift, multiplier >= 0: every
+// real model's) known beforehand when kRightShift, so that a loop tests
+// it once rather than per value.
+template <Rounding R, bool kRightShift>
+inline int32_t rescale(int32_t x, int32_t multiplier, int32_t shift) {
+  if constexpr (kRightShift && R != Rounding::kOnnx)
+    return requantize_detail::right_shift<R>(x, multiplier, shift);
+  else
+    return requantize<R>(x, multiplier, shift);
+}
+
 // A gate from its sums: per unit the input FC and the recurrent FC, each
 // with its folded bias, requantized to int16, added with saturation (TFLite Micro's two
 // FullyConnected calls and AddElementWise), then activated. One loop over
@@ -91,14 +102,8 @@ void finish_gate_in(GateSums sums, int32_t units, const GateOperands& operands, 
     const int32_t x_in = static_cast<int32_t>(sums.input[u] + static_cast<uint32_t>(bias_in[u]));
     const int32_t x_rec =
         static_cast<int32_t>(sums.recurrent[u] + static_cast<uint32_t>(bias_rec[u]));
-    int32_t in, rec;
-    if constexpr (kRightShifts && R != Rounding::kOnnx) {
-      in = requantize_detail::right_shift<R>(x_in, m_in, shift_in);
-      rec = requantize_detail::right_shift<R>(x_rec, m_rec, shift_rec);
-    } else {
-      in = requantize<R>(x_in, m_in, shift_in);
-      rec = requantize<R>(x_rec, m_rec, shift_rec);
-    }
+    const int32_t in = rescale<R, kRightShifts>(x_in, m_in, shift_in);
+    const int32_t rec = rescale<R, kRightShifts>(x_rec, m_rec, shift_rec);
     gate[u] = activate<kSigmoid>(saturate_i16(saturate_i16(in) + saturate_i16(rec)));
   }
 }
@@ -114,12 +119,6 @@ void finish_gate(GateSums sums, int32_t units, const GateOperands& operands, int
     finish_gate_in<R, kSigmoid, false>(sums, units, operands, gate);
 }
 
-// TFLite's MUL of two symmetric int16 values to a quantized output.
-template <Rounding R>
-inline int32_t rescaled_product(int16_t a, int16_t b, const LstmRescale& scale) {
-  return requantize<R>(a * b, scale.multiplier, scale.shift);
-}
-
 // The gates of one row, activated, Q0.15.
 struct Gates {
   const int16_t* forget;
@@ -129,20 +128,25 @@ struct Gates {
 };
 
 // The state update of one row, unit by unit: c <- f * c + i * g, each
-// product rescaled to the cell scale and saturated to int16, their sum
-// saturated, then the clip; h <- o * tanh(c), rescaled to the hidden
-// state's int8 quantization; the output <- h.
-template <Rounding R>
-void update_state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell, int8_t* hidden,
-                  int8_t* output) {
+// product rescaled to the cell scale (TFLite's MUL of two symmetric int16
+// values) and saturated to int16, their sum saturated, then the clip; h <-
+// o * tanh(c), rescaled to the hidden state's int8 quantization; the
+// output <- h. The rescales' constants in registers, their case tested
+// once a row (rescale).
+template <Rounding R, bool kRightShifts>
+void update_state_in(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell,
+                     int8_t* hidden, int8_t* output) {
   const Sigmoid16Scale cell_scale{p.cell_tanh_multiplier, p.cell_tanh_right_shift};
   const int32_t clip_low = p.clip_cell ? -p.cell_clip : -32768;
   const int32_t clip_high = p.clip_cell ? p.cell_clip : 32767;
+  const LstmRescale kept_scale = p.forget_times_cell, added_scale = p.input_times_cell;
+  const LstmRescale hidden_scale = p.hidden;
+  const int32_t zero_point = p.hidden_zero_point;
   for (int32_t u = 0; u < p.units; ++u) {
-    const int16_t kept =
-        saturate_i16(rescaled_product<R>(g.forget[u], cell[u], p.forget_times_cell));
-    const int16_t added =
-        saturate_i16(rescaled_product<R>(g.input[u], g.cell[u], p.input_times_cell));
+    const int16_t kept = saturate_i16(
+        rescale<R, kRightShifts>(g.forget[u] * cell[u], kept_scale.multiplier, kept_scale.shift));
+    const int16_t added = saturate_i16(rescale<R, kRightShifts>(
+        g.input[u] * g.cell[u], added_scale.multiplier, added_scale.shift));
     const int16_t updated =
         static_cast<int16_t>(clamp_i32(saturate_i16(kept + added), clip_low, clip_high));
     cell[u] = updated;
@@ -150,10 +154,22 @@ void update_state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* ce
     // Wrapping, as the core's ADD (and the MVE variant's VADD) does: a
     // rescale far beyond any model's can reach the int32 limits.
     const int8_t h = saturate_i8(
-        wrapping_add(rescaled_product<R>(squashed, g.output[u], p.hidden), p.hidden_zero_point));
+        wrapping_add(rescale<R, kRightShifts>(squashed * g.output[u], hidden_scale.multiplier,
+                                              hidden_scale.shift),
+                     zero_point));
     hidden[u] = h;
     output[u] = h;
   }
+}
+
+template <Rounding R>
+void update_state(const UnidirectionalLstmParams& p, const Gates& g, int16_t* cell, int8_t* hidden,
+                  int8_t* output) {
+  if (is_right_shift(p.forget_times_cell) && is_right_shift(p.input_times_cell) &&
+      is_right_shift(p.hidden))
+    update_state_in<R, true>(p, g, cell, hidden, output);
+  else
+    update_state_in<R, false>(p, g, cell, hidden, output);
 }
 
 // How a variant finishes a step: Finish::gate<R, kSigmoid>(sums, units,

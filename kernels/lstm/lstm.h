@@ -74,7 +74,8 @@ struct UnidirectionalLstmParams {
 // plus input_offset * sum(weights) and the recurrent FC's hidden_offset *
 // sum(weights) (TFLite's zero points folded out of the products). The
 // states are read (the last inference's) and then written; scratch holds
-// three gates of one row, int16.
+// one gate's two int32 sums and the four int16 gates of one row
+// (lstm_scratch_bytes, lstm_checks.h).
 // `layout`: how a variant stores each gate's weights (lstm_layout.h), ""
 // for the model's order.
 #define TINYAOT_UNIDIRECTIONAL_LSTM_SIGNATURE_IN(layout)                                   \

@@ -109,7 +109,9 @@
   X(leaky_relu_s16_ref) \
   X(mean_s16_ref) \
   X(batch_matmul_s16_ref) \
-  X(pad_s16_ref)
+  X(pad_s16_ref) \
+  X(unidirectional_lstm_s8_dsp) \
+  X(unidirectional_lstm_s8_mve)
 // clang-format on
 
 namespace tinyaot {

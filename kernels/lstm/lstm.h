@@ -74,14 +74,24 @@ struct UnidirectionalLstmParams {
 // plus input_offset * sum(weights) and the recurrent FC's hidden_offset *
 // sum(weights) (TFLite's zero points folded out of the products). The
 // states are read (the last inference's) and then written; scratch holds
-// three gates of one row, int16.
-#define TINYAOT_UNIDIRECTIONAL_LSTM_SIGNATURE                                              \
-  "input:s8[rows,input_depth], input_weights:s8[4,units,input_depth], "                    \
-  "recurrent_weights:s8[4,units,units], folded_bias:i32[2,4,units] -> "                    \
+// one gate's two int32 sums and the four int16 gates of one row
+// (lstm_scratch_bytes, lstm_checks.h).
+// `layout`: how a variant stores each gate's weights (lstm_layout.h), ""
+// for the model's order.
+#define TINYAOT_UNIDIRECTIONAL_LSTM_SIGNATURE_IN(layout)                                   \
+  "input:s8[rows,input_depth], input_weights:s8[4,units,input_depth]" layout               \
+  ", recurrent_weights:s8[4,units,units]" layout                                           \
+  ", folded_bias:i32[2,4,units] -> "                                                       \
   "output:s8[rows,units], hidden_state:s8[batches,units], cell_state:s16[batches,units]; " \
   "params=UnidirectionalLstmParams{time_steps,batches,input_depth,units,time_major,"       \
   "hidden_zero_point,clip_cell,cell_clip,gates[4]{input,recurrent},"                       \
   "forget_times_cell,input_times_cell,hidden,cell_tanh_multiplier,cell_tanh_right_shift}"
+#define TINYAOT_UNIDIRECTIONAL_LSTM_SIGNATURE TINYAOT_UNIDIRECTIONAL_LSTM_SIGNATURE_IN("")
 extern const KernelDescriptor kernel_unidirectional_lstm_s8_ref;
+// The same with each gate's weights in the layout of the fully connected
+// variant of the core (lstm_layout.h): DSP cores (M4, M7, M33) and MVE
+// cores (M55).
+extern const KernelDescriptor kernel_unidirectional_lstm_s8_dsp;
+extern const KernelDescriptor kernel_unidirectional_lstm_s8_mve;
 
 }  // namespace tinyaot

@@ -7,14 +7,17 @@
 
 #include "kernels/common/validate.h"
 #include "kernels/lstm/lstm.h"
+#include "kernels/lstm/lstm_layout.h"
 #include "tinyaot/load_time.h"
 
 namespace tinyaot {
 
-// Three gates of one batch row, int16 (lstm_step.h).
+// One gate's two sums, int32, and the four gates of one batch row, int16
+// (lstm_step.h).
 inline uint32_t lstm_scratch_bytes(const void* raw) {
   const auto& p = *static_cast<const UnidirectionalLstmParams*>(raw);
-  return 3u * static_cast<uint32_t>(p.units) * sizeof(int16_t);
+  const uint32_t units = static_cast<uint32_t>(p.units);
+  return 2u * units * sizeof(uint32_t) + kLstmGateCount * units * sizeof(int16_t);
 }
 
 TINYAOT_LOAD_TIME inline bool is_lstm_rescale(const LstmRescale& r) {
@@ -42,11 +45,12 @@ TINYAOT_LOAD_TIME inline Status validate_lstm_params(const UnidirectionalLstmPar
   return Status::kOk;
 }
 
-// Sizes: every product a variant forms as an index stays below 2^31.
-TINYAOT_LOAD_TIME inline Status validate_lstm_operands(const void* raw, const OperandView* inputs,
-                                                       uint32_t num_inputs,
-                                                       const OperandView* outputs,
-                                                       uint32_t num_outputs) {
+// Sizes: every product a variant forms as an index stays below 2^31; the
+// weights as large as `layout` stores them.
+TINYAOT_LOAD_TIME inline Status validate_lstm_layout(LstmWeightLayout layout, const void* raw,
+                                                     const OperandView* inputs, uint32_t num_inputs,
+                                                     const OperandView* outputs,
+                                                     uint32_t num_outputs) {
   const auto& p = *static_cast<const UnidirectionalLstmParams*>(raw);
   if (num_inputs != 4 || num_outputs != 3) return Status::kBadParams;
   const Status params = validate_lstm_params(p);
@@ -57,9 +61,11 @@ TINYAOT_LOAD_TIME inline Status validate_lstm_operands(const void* raw, const Op
       !checked_mul(rows, p.input_depth, &input_bytes) ||
       !checked_mul(rows, p.units, &output_bytes) ||
       !checked_mul(p.units, p.input_depth, &gate_input) ||
-      !checked_mul(kLstmGateCount, gate_input, &input_weights) ||
+      !checked_mul(kLstmGateCount, lstm_gate_stride(layout, p.units, p.input_depth),
+                   &input_weights) ||
       !checked_mul(p.units, p.units, &gate_recurrent) ||
-      !checked_mul(kLstmGateCount, gate_recurrent, &recurrent_weights) ||
+      !checked_mul(kLstmGateCount, lstm_gate_stride(layout, p.units, p.units),
+                   &recurrent_weights) ||
       !checked_mul(2 * kLstmGateCount * sizeof(int32_t), p.units, &bias_count) ||
       !checked_mul(p.batches, p.units * int64_t{2}, &state))
     return Status::kBadParams;
@@ -70,6 +76,32 @@ TINYAOT_LOAD_TIME inline Status validate_lstm_operands(const void* raw, const Op
       outputs[2].bytes != state)
     return Status::kBadParams;
   return Status::kOk;
+}
+
+TINYAOT_LOAD_TIME inline Status validate_lstm_operands(const void* raw, const OperandView* inputs,
+                                                       uint32_t num_inputs,
+                                                       const OperandView* outputs,
+                                                       uint32_t num_outputs) {
+  return validate_lstm_layout(LstmWeightLayout::kModel, raw, inputs, num_inputs, outputs,
+                              num_outputs);
+}
+
+// The DSP and MVE variants: their layouts, and 4-byte aligned weights (the
+// DSP dot product loads aligned word pairs; the program's constants are
+// 16-byte aligned).
+template <LstmWeightLayout kLayout>
+TINYAOT_LOAD_TIME Status validate_reordered_lstm_operands(const void* raw,
+                                                          const OperandView* inputs,
+                                                          uint32_t num_inputs,
+                                                          const OperandView* outputs,
+                                                          uint32_t num_outputs) {
+  const Status status =
+      validate_lstm_layout(kLayout, raw, inputs, num_inputs, outputs, num_outputs);
+  if (status != Status::kOk) return status;
+  return is_aligned_for<uint32_t>(inputs[1].constant) &&
+                 is_aligned_for<uint32_t>(inputs[2].constant)
+             ? Status::kOk
+             : Status::kMisaligned;
 }
 
 }  // namespace tinyaot

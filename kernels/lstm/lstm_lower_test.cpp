@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile.h"
 #include "support/test_support.h"
 #include "tools/modelgen/layers.h"
 #include "tools/modelgen/model_builder.h"
@@ -81,6 +82,36 @@ TEST(LstmLowering, RegularLstmCompilesAndRunsTwiceFromReset) {
   ASSERT_EQ(test::run_on_host(program, {input}, &first), Status::kOk);
   ASSERT_EQ(test::run_on_host(program, {input}, &second), Status::kOk);
   EXPECT_EQ(first, second);
+}
+
+// Each ISA class gets its variant (the weights in its layout), and every
+// variant's program gives the reference's outputs on the host (the DSP and
+// MVE variants' portable paths; their core paths are in the variant
+// sweeps).
+TEST(LstmLowering, EachIsaClassGetsItsVariantWithTheSameOutputs) {
+  const std::vector<uint8_t> model = lstm_model();
+  const struct {
+    Core core;
+    IsaClass isa;
+    KernelId kernel;
+  } cases[] = {{Core::kCortexM3, IsaClass::kScalar, KernelId::unidirectional_lstm_s8_ref},
+               {Core::kCortexM4, IsaClass::kDsp, KernelId::unidirectional_lstm_s8_dsp},
+               {Core::kCortexM55, IsaClass::kMve, KernelId::unidirectional_lstm_s8_mve}};
+  std::vector<uint8_t> input(kSteps * kDepth);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + 5);
+  std::vector<std::vector<uint8_t>> expected;
+  for (const auto& c : cases) {
+    CompileOptions options;
+    options.target.core = c.core;
+    options.target.isa = c.isa;
+    const Compilation compiled = compile_model(model.data(), model.size(), options);
+    ASSERT_EQ(compiled.ops.size(), 1u);
+    EXPECT_EQ(compiled.ops[0].kernel, c.kernel);
+    std::vector<std::vector<uint8_t>> outputs;
+    ASSERT_EQ(test::run_on_host(compiled.program, {input}, &outputs), Status::kOk);
+    if (expected.empty()) expected = outputs;
+    EXPECT_EQ(outputs, expected) << isa_name(c.isa);
+  }
 }
 
 TEST(LstmLowering, RefusesCifg) {

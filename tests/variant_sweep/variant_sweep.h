@@ -41,6 +41,7 @@
 #include "kernels/elementwise/elementwise.h"
 #include "kernels/fully_connected/fully_connected.h"
 #include "kernels/fully_connected/fully_connected_blocks.h"
+#include "kernels/lstm/lstm.h"
 #include "kernels/mean/mean.h"
 #include "kernels/onnx_kernels.h"
 #include "kernels/pooling/pooling.h"
@@ -142,6 +143,7 @@ enum class Family : uint8_t {
   kAvgPoolOnnx,  // AVERAGE_POOL_2D in mode onnx: onnxruntime's float32 chain
   kMean,
   kQuantize,  // float32 -> int8
+  kLstm,      // UNIDIRECTIONAL_SEQUENCE_LSTM: its own cases (lstm_sweep.h)
   kNone
 };
 
@@ -192,6 +194,8 @@ inline const KernelDescriptor* family_reference(Family family) {
       return &kernel_mean_s8_ref;
     case Family::kQuantize:
       return &kernel_quantize_f32_s8_ref;
+    case Family::kLstm:
+      return &kernel_unidirectional_lstm_s8_ref;
     case Family::kNone:
       break;
   }
@@ -213,7 +217,8 @@ inline Family family_of(const KernelDescriptor& kernel) {
                              Family::kSoftmax,
                              Family::kAvgPoolOnnx,
                              Family::kMean,
-                             Family::kQuantize};
+                             Family::kQuantize,
+                             Family::kLstm};
   for (Family f : families)
     if (strcmp(kernel.op, family_reference(f)->op) == 0) return f;
   return Family::kNone;
@@ -893,6 +898,7 @@ inline bool draw_shape(Family family, Random& r, Case* c) {
       return draw_batch_matmul(r, c);
     case Family::kSoftmax:
       return draw_softmax(r, c);
+    case Family::kLstm:  // check_lstm_case draws its own
     case Family::kNone:
       break;
   }
@@ -1250,6 +1256,7 @@ inline void describe_shape(const Case& c, Text* t) {
       t->field("shift", s.shift).text(" table_rounding ").text(rounding_name(s.rounding));
       return;
     }
+    case Family::kLstm:  // described by lstm_sweep.h
     case Family::kNone:
       break;
   }
@@ -1508,10 +1515,14 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
   }
 }
 
+inline CaseOutcome check_lstm_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
+                                   Workspace& ws, Text* shape);  // lstm_sweep.h
+
 // Case `index` of `variant`'s sweep under `seed`, drawn and compared;
 // `shape` receives the case's description.
 inline CaseOutcome check_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
                               Workspace& ws, Text* shape) {
+  if (family_of(variant) == Family::kLstm) return check_lstm_case(variant, seed, index, ws, shape);
   CaseOutcome out;
   Case c;
   shape->clear();
@@ -1589,3 +1600,5 @@ inline bool lacks_sweep(const KernelDescriptor& kernel) {
 }
 
 }  // namespace tinyaot::sweep
+
+#include "tests/variant_sweep/lstm_sweep.h"  // NOLINT: after the declarations it uses

@@ -107,7 +107,11 @@
   X(logistic_s16_ref) \
   X(tanh_s16_ref) \
   X(leaky_relu_s16_ref) \
-  X(mean_s16_ref)
+  X(mean_s16_ref) \
+  X(fully_connected_s16_dsp) \
+  X(fully_connected_s16_mve) \
+  X(conv2d_s16_dsp) \
+  X(conv2d_s16_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -1,0 +1,123 @@
+// What the fast int16x8 CONV_2D variants share (freestanding, header-only):
+// per output pixel and block of output channels of one group, the
+// window's rows as runs of contiguous inputs against the filters' matching
+// runs (kernels/common/dot_s16x8.h). With offsets 0 a tap past the input
+// adds nothing, so the window is clipped to the input, no padding is
+// read: one run per window row (its taps in the input, all channels) when
+// the taps lie side by side (dilation 1, no groups), else one a tap. The
+// DSP and MVE variants differ only in their dot product; the weights as
+// the model has them.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/dot_s16x8.h"
+#include "kernels/common/int16x8.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/conv2d/conv2d_cases.h"
+
+// The operands of every int16x8 variant, the reference's included.
+#define TINYAOT_CONV2D_S16_SIGNATURE                                   \
+  "input:s16[batches,input_h,input_w,input_depth], "                   \
+  "filter:s8[output_depth,filter_h,filter_w,filter_depth], "           \
+  "quant:ChannelQuant[output_depth], wide_bias:s64[output_depth]? -> " \
+  "output:s16[batches,output_h,output_w,output_depth]; " TINYAOT_CONV2D_PARAMS_SIGNATURE
+
+namespace tinyaot {
+
+// The taps [first, end) of a window axis that lie in the input.
+struct TapRange {
+  int32_t first, end;
+};
+
+inline TapRange taps_in_input(int32_t origin, int32_t taps, int32_t dilation, int32_t size) {
+  TapRange range{0, taps};
+  while (range.first < taps && origin + range.first * dilation < 0) ++range.first;
+  while (range.end > range.first && origin + (range.end - 1) * dilation >= size) --range.end;
+  return range;
+}
+
+// One output pixel's `Channels` channels from `first` on (one group's).
+template <typename Dot, typename Acc, int Channels>
+inline void conv2d_s16_window(const Conv2dParams& p, const Int16x8Operands& o, const int16_t* image,
+                              int32_t y_origin, int32_t x_origin, int32_t first,
+                              int32_t group_channel, Acc* acc) {
+  const int32_t filter_size = p.filter_h * p.filter_w * p.filter_depth;
+  const int8_t* filters = o.filter + first * filter_size;
+  const TapRange rows = taps_in_input(y_origin, p.filter_h, p.dilation_h, p.input_h);
+  const TapRange columns = taps_in_input(x_origin, p.filter_w, p.dilation_w, p.input_w);
+  const bool side_by_side = p.dilation_w == 1 && p.filter_depth == p.input_depth;
+  const int32_t run =
+      side_by_side ? (columns.end - columns.first) * p.filter_depth : p.filter_depth;
+  const int32_t runs = side_by_side ? 1 : columns.end - columns.first;
+  for (int32_t ky = rows.first; ky < rows.end; ++ky) {
+    const int32_t y = y_origin + ky * p.dilation_h;
+    for (int32_t k = 0; k < runs; ++k) {
+      const int32_t kx = columns.first + k;
+      const int32_t x = x_origin + kx * p.dilation_w;
+      const int16_t* pixel = image + (y * p.input_w + x) * p.input_depth + group_channel;
+      const int8_t* tap = filters + (ky * p.filter_w + kx) * p.filter_depth;
+      Dot::template rows<Acc, Channels>(pixel, tap, filter_size, run, acc);
+    }
+  }
+}
+
+template <typename Dot, Rounding R, typename Acc, int Channels>
+inline void conv2d_s16_channels(const Conv2dParams& p, const Int16x8Operands& o,
+                                const int16_t* image, int32_t y_origin, int32_t x_origin,
+                                int32_t first, int32_t group_channel, int16_t* out) {
+  Acc acc[Channels] = {};
+  conv2d_s16_window<Dot, Acc, Channels>(p, o, image, y_origin, x_origin, first, group_channel, acc);
+  for (int c = 0; c < Channels; ++c)
+    out[first + c] = int16x8_output_step<R>(acc[c], first + c, o, p);
+}
+
+template <typename Dot, Rounding R, typename Acc>
+TINYAOT_MODE_LOOP inline void conv2d_s16_pixels(const Conv2dParams& p, const Int16x8Operands& o) {
+  constexpr int kChannels = Dot::template kRows<Acc>;
+  const int32_t groups = p.input_depth / p.filter_depth;
+  const int32_t filters_per_group = p.output_depth / groups;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int16_t* image = o.input + b * p.input_h * p.input_w * p.input_depth;
+    for (int32_t oy = 0; oy < p.output_h; ++oy) {
+      const int32_t y_origin = oy * p.stride_h - p.pad_top;
+      for (int32_t ox = 0; ox < p.output_w; ++ox) {
+        const int32_t x_origin = ox * p.stride_w - p.pad_left;
+        int16_t* out = o.output + ((b * p.output_h + oy) * p.output_w + ox) * p.output_depth;
+        for (int32_t g = 0; g < groups; ++g) {
+          const int32_t group_channel = g * p.filter_depth;
+          int32_t c = g * filters_per_group;
+          const int32_t group_end = c + filters_per_group;
+          for (; c + kChannels <= group_end; c += kChannels)
+            conv2d_s16_channels<Dot, R, Acc, kChannels>(p, o, image, y_origin, x_origin, c,
+                                                        group_channel, out);
+          for (; c < group_end; ++c)
+            conv2d_s16_channels<Dot, R, Acc, 1>(p, o, image, y_origin, x_origin, c, group_channel,
+                                                out);
+        }
+      }
+    }
+  }
+}
+
+// A variant's run: the rounding mode and the accumulator as the operands
+// say (with_int16x8_accumulator).
+template <typename Dot>
+inline Status run_conv2d_s16(const KernelArgs& args) {
+  const auto& p = *static_cast<const Conv2dParams*>(args.params);
+  const Int16x8Operands o = int16x8_operands(args);
+  with_int16x8_accumulator(args, o, [&](auto mode, auto accumulator) {
+    conv2d_s16_pixels<Dot, decltype(mode)::value, typename decltype(accumulator)::type>(p, o);
+  });
+  return Status::kOk;
+}
+
+// Every int16x8 variant takes what the reference takes.
+TINYAOT_LOAD_TIME inline Status validate_conv2d_s16(const void* raw, const OperandView* inputs,
+                                                    uint32_t num_inputs, const OperandView* outputs,
+                                                    uint32_t num_outputs) {
+  return validate_conv2d_operands(*static_cast<const Conv2dParams*>(raw), inputs, num_inputs,
+                                  outputs, num_outputs, Activations::kInt16);
+}
+
+}  // namespace tinyaot

@@ -37,37 +37,49 @@ inline TapRange taps_in_input(int32_t origin, int32_t taps, int32_t dilation, in
   return range;
 }
 
-// One output pixel's `Channels` channels from `first` on (one group's).
-template <typename Dot, typename Acc, int Channels>
-inline void conv2d_s16_window(const Conv2dParams& p, const Int16x8Operands& o, const int16_t* image,
-                              int32_t y_origin, int32_t x_origin, int32_t first,
-                              int32_t group_channel, Acc* acc) {
-  const int32_t filter_size = p.filter_h * p.filter_w * p.filter_depth;
-  const int8_t* filters = o.filter + first * filter_size;
+// An output pixel's window clipped to the input: its rows and the runs
+// of each row (the first tap, the count and length of the runs).
+struct ClippedWindow {
+  const int16_t* image;  // the batch's input
+  int32_t y_origin, x_origin;
+  TapRange rows;
+  int32_t first_column, runs, run;
+};
+
+inline ClippedWindow clip_window(const Conv2dParams& p, const int16_t* image, int32_t y_origin,
+                                 int32_t x_origin) {
   const TapRange rows = taps_in_input(y_origin, p.filter_h, p.dilation_h, p.input_h);
   const TapRange columns = taps_in_input(x_origin, p.filter_w, p.dilation_w, p.input_w);
   const bool side_by_side = p.dilation_w == 1 && p.filter_depth == p.input_depth;
-  const int32_t run =
-      side_by_side ? (columns.end - columns.first) * p.filter_depth : p.filter_depth;
-  const int32_t runs = side_by_side ? 1 : columns.end - columns.first;
-  for (int32_t ky = rows.first; ky < rows.end; ++ky) {
-    const int32_t y = y_origin + ky * p.dilation_h;
-    for (int32_t k = 0; k < runs; ++k) {
-      const int32_t kx = columns.first + k;
-      const int32_t x = x_origin + kx * p.dilation_w;
-      const int16_t* pixel = image + (y * p.input_w + x) * p.input_depth + group_channel;
-      const int8_t* tap = filters + (ky * p.filter_w + kx) * p.filter_depth;
-      Dot::template rows<Acc, Channels>(pixel, tap, filter_size, run, acc);
-    }
-  }
+  const int32_t taps = columns.end - columns.first;
+  return {image,
+          y_origin,
+          x_origin,
+          rows,
+          columns.first,
+          side_by_side ? 1 : taps,
+          side_by_side ? taps * p.filter_depth : p.filter_depth};
 }
 
+// The window's `Channels` output channels from `first` on (one group's,
+// whose inputs start at `group_channel`).
 template <typename Dot, Rounding R, typename Acc, int Channels>
 inline void conv2d_s16_channels(const Conv2dParams& p, const Int16x8Operands& o,
-                                const int16_t* image, int32_t y_origin, int32_t x_origin,
-                                int32_t first, int32_t group_channel, int16_t* out) {
+                                const ClippedWindow& w, int32_t first, int32_t group_channel,
+                                int16_t* out) {
+  const int32_t filter_size = p.filter_h * p.filter_w * p.filter_depth;
+  const int8_t* filters = o.filter + first * filter_size;
   Acc acc[Channels] = {};
-  conv2d_s16_window<Dot, Acc, Channels>(p, o, image, y_origin, x_origin, first, group_channel, acc);
+  for (int32_t ky = w.rows.first; ky < w.rows.end; ++ky) {
+    const int32_t y = w.y_origin + ky * p.dilation_h;
+    for (int32_t k = 0; k < w.runs; ++k) {
+      const int32_t kx = w.first_column + k;
+      const int32_t x = w.x_origin + kx * p.dilation_w;
+      const int16_t* pixel = w.image + (y * p.input_w + x) * p.input_depth + group_channel;
+      const int8_t* tap = filters + (ky * p.filter_w + kx) * p.filter_depth;
+      Dot::template rows<Acc, Channels>(pixel, tap, filter_size, w.run, acc);
+    }
+  }
   for (int c = 0; c < Channels; ++c)
     out[first + c] = int16x8_output_step<R>(acc[c], first + c, o, p);
 }
@@ -80,20 +92,18 @@ TINYAOT_MODE_LOOP inline void conv2d_s16_pixels(const Conv2dParams& p, const Int
   for (int32_t b = 0; b < p.batches; ++b) {
     const int16_t* image = o.input + b * p.input_h * p.input_w * p.input_depth;
     for (int32_t oy = 0; oy < p.output_h; ++oy) {
-      const int32_t y_origin = oy * p.stride_h - p.pad_top;
       for (int32_t ox = 0; ox < p.output_w; ++ox) {
-        const int32_t x_origin = ox * p.stride_w - p.pad_left;
+        const ClippedWindow w =
+            clip_window(p, image, oy * p.stride_h - p.pad_top, ox * p.stride_w - p.pad_left);
         int16_t* out = o.output + ((b * p.output_h + oy) * p.output_w + ox) * p.output_depth;
         for (int32_t g = 0; g < groups; ++g) {
           const int32_t group_channel = g * p.filter_depth;
           int32_t c = g * filters_per_group;
           const int32_t group_end = c + filters_per_group;
           for (; c + kChannels <= group_end; c += kChannels)
-            conv2d_s16_channels<Dot, R, Acc, kChannels>(p, o, image, y_origin, x_origin, c,
-                                                        group_channel, out);
+            conv2d_s16_channels<Dot, R, Acc, kChannels>(p, o, w, c, group_channel, out);
           for (; c < group_end; ++c)
-            conv2d_s16_channels<Dot, R, Acc, 1>(p, o, image, y_origin, x_origin, c, group_channel,
-                                                out);
+            conv2d_s16_channels<Dot, R, Acc, 1>(p, o, w, c, group_channel, out);
         }
       }
     }

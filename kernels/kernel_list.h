@@ -111,7 +111,9 @@
   X(fully_connected_s16_dsp) \
   X(fully_connected_s16_mve) \
   X(conv2d_s16_dsp) \
-  X(conv2d_s16_mve)
+  X(conv2d_s16_mve) \
+  X(depthwise_conv2d_s16_scalar) \
+  X(depthwise_conv2d_s16_mve)
 // clang-format on
 
 namespace tinyaot {

@@ -13,6 +13,7 @@
 
 #include "kernels/common/dot_s16x8.h"
 #include "kernels/common/int16x8.h"
+#include "kernels/common/window_taps.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
 
@@ -25,40 +26,21 @@
 
 namespace tinyaot {
 
-// The taps [first, end) of a window axis that lie in the input.
-struct TapRange {
-  int32_t first, end;
-};
-
-inline TapRange taps_in_input(int32_t origin, int32_t taps, int32_t dilation, int32_t size) {
-  TapRange range{0, taps};
-  while (range.first < taps && origin + range.first * dilation < 0) ++range.first;
-  while (range.end > range.first && origin + (range.end - 1) * dilation >= size) --range.end;
-  return range;
-}
-
 // An output pixel's window clipped to the input: its rows and the runs
 // of each row (the first tap, the count and length of the runs).
 struct ClippedWindow {
   const int16_t* image;  // the batch's input
-  int32_t y_origin, x_origin;
-  TapRange rows;
-  int32_t first_column, runs, run;
+  TapRange rows, columns;
+  int32_t runs, run;
 };
 
 inline ClippedWindow clip_window(const Conv2dParams& p, const int16_t* image, int32_t y_origin,
                                  int32_t x_origin) {
-  const TapRange rows = taps_in_input(y_origin, p.filter_h, p.dilation_h, p.input_h);
-  const TapRange columns = taps_in_input(x_origin, p.filter_w, p.dilation_w, p.input_w);
+  const TapRange rows = tap_range(y_origin, p.input_h, p.filter_h, p.dilation_h);
+  const TapRange columns = tap_range(x_origin, p.input_w, p.filter_w, p.dilation_w);
   const bool side_by_side = p.dilation_w == 1 && p.filter_depth == p.input_depth;
-  const int32_t taps = columns.end - columns.first;
-  return {image,
-          y_origin,
-          x_origin,
-          rows,
-          columns.first,
-          side_by_side ? 1 : taps,
-          side_by_side ? taps * p.filter_depth : p.filter_depth};
+  return {image, rows, columns, side_by_side ? 1 : columns.count,
+          side_by_side ? columns.count * p.filter_depth : p.filter_depth};
 }
 
 // The window's `Channels` output channels from `first` on (one group's,
@@ -70,11 +52,12 @@ inline void conv2d_s16_channels(const Conv2dParams& p, const Int16x8Operands& o,
   const int32_t filter_size = p.filter_h * p.filter_w * p.filter_depth;
   const int8_t* filters = o.filter + first * filter_size;
   Acc acc[Channels] = {};
-  for (int32_t ky = w.rows.first; ky < w.rows.end; ++ky) {
-    const int32_t y = w.y_origin + ky * p.dilation_h;
+  for (int32_t i = 0; i < w.rows.count; ++i) {
+    const int32_t ky = w.rows.first + i;
+    const int32_t y = w.rows.origin + i * p.dilation_h;
     for (int32_t k = 0; k < w.runs; ++k) {
-      const int32_t kx = w.first_column + k;
-      const int32_t x = w.x_origin + kx * p.dilation_w;
+      const int32_t kx = w.columns.first + k;
+      const int32_t x = w.columns.origin + k * p.dilation_w;
       const int16_t* pixel = w.image + (y * p.input_w + x) * p.input_depth + group_channel;
       const int8_t* tap = filters + (ky * p.filter_w + kx) * p.filter_depth;
       Dot::template rows<Acc, Channels>(pixel, tap, filter_size, w.run, acc);

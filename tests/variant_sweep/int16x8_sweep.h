@@ -64,6 +64,23 @@ inline void draw_conv2d_groups(Random& r, Conv2dParams* p) {
   p->output_depth = (p->output_depth + groups - 1) / groups * groups;
 }
 
+// Now and then a depthwise window of 400 to 576 taps, past the 2^9
+// extreme products (2^22 each) an int32 sum holds: the int64 sums of the
+// MVE variant, whose lanes are int32, must be added up before then.
+inline void draw_depthwise_wide_window(DepthwiseConv2dParams* p, Random& r) {
+  p->batches = 1;
+  p->depth_multiplier = 1;
+  p->input_depth = r.pick({1, 2, 3, 4, 5, 7, 8, 12, 13});
+  p->filter_h = r.uniform(20, 24);
+  p->filter_w = r.uniform(20, 24);
+  p->input_h = p->filter_h + r.uniform(0, 2);
+  p->input_w = p->filter_w + r.uniform(0, 2);
+  p->stride_h = p->stride_w = p->dilation_h = p->dilation_w = 1;
+  p->pad_top = p->pad_left = 0;
+  p->output_h = p->input_h - p->filter_h + 1;
+  p->output_w = p->input_w - p->filter_w + 1;
+}
+
 inline bool draw_int16x8_shape(const KernelDescriptor& reference, Random& r, Int16x8Case* c) {
   Case& s = c->shape;
   if (&reference == &kernel_fully_connected_s16_ref) {
@@ -80,6 +97,8 @@ inline bool draw_int16x8_shape(const KernelDescriptor& reference, Random& r, Int
     set_int16x8_activation(r, &s.p.conv);
   } else {
     if (!draw_shape(Family::kDepthwiseConv2d, r, &s)) return false;
+    if (r.one_in(12)) draw_depthwise_wide_window(&s.p.depthwise, r);
+    size_depthwise(&s);
     set_int16x8_activation(r, &s.p.depthwise);
   }
   c->input_bytes = 2 * s.input_bytes;

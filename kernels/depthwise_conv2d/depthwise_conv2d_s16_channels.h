@@ -38,23 +38,33 @@ struct DepthwiseTaps {
   TapRange rows, columns;
 };
 
+// Calls tap(input, weights) for each of the window's taps, with channel
+// `first`'s input and weight there; the pointers step from tap to tap.
+template <typename Tap>
+inline void for_each_depthwise_s16_tap(const DepthwiseConv2dParams& p, const int8_t* filter,
+                                       const DepthwiseTaps& w, int32_t first, Tap&& tap) {
+  const int32_t input_step = p.dilation_w * p.input_depth;
+  for (int32_t i = 0; i < w.rows.count; ++i) {
+    const int32_t y = w.rows.origin + i * p.dilation_h;
+    const int16_t* in = w.image + (y * p.input_w + w.columns.origin) * p.input_depth + first;
+    const int8_t* weights =
+        filter + ((w.rows.first + i) * p.filter_w + w.columns.first) * p.input_depth + first;
+    for (int32_t k = 0; k < w.columns.count; ++k, in += input_step, weights += p.input_depth)
+      tap(in, weights);
+  }
+}
+
 // The sums of channels [first, first + Channels) over the window's taps,
 // scalar: two loads and a multiply-accumulate a MAC.
 template <typename Acc, int Channels>
 inline void depthwise_s16_sums(const DepthwiseConv2dParams& p, const int8_t* filter,
                                const DepthwiseTaps& w, int32_t first, Acc* acc) {
-  for (int32_t i = 0; i < w.rows.count; ++i) {
-    const int32_t y = w.rows.origin + i * p.dilation_h;
-    const int32_t ky = w.rows.first + i;
-    for (int32_t k = 0; k < w.columns.count; ++k) {
-      const int32_t x = w.columns.origin + k * p.dilation_w;
-      const int16_t* in = w.image + (y * p.input_w + x) * p.input_depth + first;
-      const int8_t* weights =
-          filter + (ky * p.filter_w + w.columns.first + k) * p.input_depth + first;
-      _Pragma("GCC unroll 8") for (int c = 0; c < Channels; ++c) acc[c] =
-          accumulate(acc[c], in[c], weights[c]);
-    }
-  }
+  Acc sums[Channels] = {};
+  for_each_depthwise_s16_tap(p, filter, w, first, [&](const int16_t* in, const int8_t* weights) {
+    _Pragma("GCC unroll 8") for (int c = 0; c < Channels; ++c) sums[c] =
+        accumulate(sums[c], in[c], weights[c]);
+  });
+  _Pragma("GCC unroll 8") for (int c = 0; c < Channels; ++c) acc[c] = sums[c];
 }
 
 // Calls block(taps, first, count) for each output pixel and each block of

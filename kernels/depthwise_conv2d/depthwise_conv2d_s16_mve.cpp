@@ -36,22 +36,14 @@ inline void vector_sums(const DepthwiseConv2dParams& p, const int8_t* filter,
   const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
   int32x4_t sums = vdupq_n_s32(0);
   int32_t taps = 0;
-  for (int32_t i = 0; i < w.rows.count; ++i) {
-    const int32_t y = w.rows.origin + i * p.dilation_h;
-    const int32_t ky = w.rows.first + i;
-    for (int32_t k = 0; k < w.columns.count; ++k) {
-      const int32_t x = w.columns.origin + k * p.dilation_w;
-      const int16_t* in = w.image + (y * p.input_w + x) * p.input_depth + first;
-      const int8_t* weights =
-          filter + (ky * p.filter_w + w.columns.first + k) * p.input_depth + first;
-      sums = vaddq_s32(sums, vmulq_s32(vldrhq_z_s32(in, lanes), vldrbq_z_s32(weights, lanes)));
-      if (sizeof(Acc) == 8 && ++taps == kWideFlushTaps) {
-        add_lanes(sums, acc);
-        sums = vdupq_n_s32(0);
-        taps = 0;
-      }
+  for_each_depthwise_s16_tap(p, filter, w, first, [&](const int16_t* in, const int8_t* weights) {
+    sums = vaddq_s32(sums, vmulq_s32(vldrhq_z_s32(in, lanes), vldrbq_z_s32(weights, lanes)));
+    if (sizeof(Acc) == 8 && ++taps == kWideFlushTaps) {
+      add_lanes(sums, acc);
+      sums = vdupq_n_s32(0);
+      taps = 0;
     }
-  }
+  });
   add_lanes(sums, acc);
 }
 #endif

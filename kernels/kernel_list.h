@@ -111,7 +111,13 @@
   X(batch_matmul_s16_ref) \
   X(pad_s16_ref) \
   X(unidirectional_lstm_s8_dsp) \
-  X(unidirectional_lstm_s8_mve)
+  X(unidirectional_lstm_s8_mve) \
+  X(fully_connected_s16_dsp) \
+  X(fully_connected_s16_mve) \
+  X(conv2d_s16_dsp) \
+  X(conv2d_s16_mve) \
+  X(depthwise_conv2d_s16_scalar) \
+  X(depthwise_conv2d_s16_mve)
 // clang-format on
 
 namespace tinyaot {

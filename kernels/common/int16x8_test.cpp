@@ -89,7 +89,7 @@ TEST(Int16x8, FullyConnectedWithInt64BiasAccumulatesIn64Bits) {
   // 3000 - 8000 + 3e9 at a scale of 2^-18: 11444.09...
   const Int16Fc g = int16_fc(262144.0f, DType::kInt64, int64_t{3000000000});
   const LoweredOp lowered = lower_fully_connected(g.graph, g.op, Target{});
-  ASSERT_EQ(lowered.kernel, KernelId::fully_connected_s16_ref);
+  ASSERT_EQ(lowered.kernel, KernelId::fully_connected_s16_dsp);  // Target{}: a DSP core
   ASSERT_EQ(lowered.inputs.size(), 4u);
   Status status;
   EXPECT_EQ(run_fc(lowered, &status), 11444);
@@ -123,6 +123,28 @@ TEST(Int16x8, ValidateRefusesAnOffsetAndAShortWideBias) {
   std::memcpy(lowered.params.data(), &p, sizeof(p));
   run_fc(lowered, &status);
   EXPECT_EQ(status, Status::kBadParams);
+}
+
+// The variant follows the target's ISA class, with the int64 bias and the
+// int32 one alike, and gives the same output as the reference.
+TEST(Int16x8, FullyConnectedVariantFollowsTheIsaClass) {
+  const struct {
+    IsaClass isa;
+    KernelId kernel;
+  } cases[] = {{IsaClass::kScalar, KernelId::fully_connected_s16_ref},
+               {IsaClass::kDsp, KernelId::fully_connected_s16_dsp},
+               {IsaClass::kMve, KernelId::fully_connected_s16_mve}};
+  for (const auto& c : cases) {
+    Target target;
+    target.isa = c.isa;
+    Status status;
+    const Int16Fc wide = int16_fc(262144.0f, DType::kInt64, int64_t{3000000000});
+    const LoweredOp lowered = lower_fully_connected(wide.graph, wide.op, target);
+    EXPECT_EQ(lowered.kernel, c.kernel);
+    EXPECT_EQ(run_fc(lowered, &status), 11444);
+    const Int16Fc narrow = int16_fc(2.0f, DType::kInt32, 1001);
+    EXPECT_EQ(lower_fully_connected(narrow.graph, narrow.op, target).kernel, c.kernel);
+  }
 }
 
 TEST(Int16x8, RoundingModeOnnxIsRefused) {

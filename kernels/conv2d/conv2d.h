@@ -45,6 +45,9 @@ extern const KernelDescriptor kernel_conv2d_s8_ref;
 // ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
 // bias s64[output_depth] -> output s16; offsets 0, an int16 range.
 extern const KernelDescriptor kernel_conv2d_s16_ref;
+// The same operands, for DSP and for MVE cores (conv2d_s16_windows.h).
+extern const KernelDescriptor kernel_conv2d_s16_dsp;
+extern const KernelDescriptor kernel_conv2d_s16_mve;
 
 // Shape-case variants (cases in conv2d_cases.h), same operands as the
 // reference except where noted:

@@ -4,15 +4,10 @@
 #include "kernels/common/int16x8.h"
 #include "kernels/conv2d/conv2d.h"
 #include "kernels/conv2d/conv2d_cases.h"
+#include "kernels/conv2d/conv2d_s16_windows.h"
 
 namespace tinyaot {
 namespace {
-
-TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                                  const OperandView* outputs, uint32_t num_outputs) {
-  return validate_conv2d_operands(*static_cast<const Conv2dParams*>(raw), inputs, num_inputs,
-                                  outputs, num_outputs, Activations::kInt16);
-}
 
 template <Rounding R, typename Acc>
 TINYAOT_MODE_LOOP void convolve(const Conv2dParams& p, const Int16x8Operands& o) {
@@ -66,12 +61,9 @@ const KernelDescriptor kernel_conv2d_s16_ref = {
     4,
     1,
     IsaClass::kScalar,
-    "input:s16[batches,input_h,input_w,input_depth], "
-    "filter:s8[output_depth,filter_h,filter_w,filter_depth], "
-    "quant:ChannelQuant[output_depth], wide_bias:s64[output_depth]? -> "
-    "output:s16[batches,output_h,output_w,output_depth]; " TINYAOT_CONV2D_PARAMS_SIGNATURE,
+    TINYAOT_CONV2D_S16_SIGNATURE,
     run,
-    validate,
+    validate_conv2d_s16,
     nullptr,
 };
 

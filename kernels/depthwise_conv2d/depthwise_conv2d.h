@@ -36,6 +36,10 @@ extern const KernelDescriptor kernel_depthwise_conv2d_s8_ref;
 // ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
 // bias s64[output_depth] -> output s16; offsets 0, an int16 range.
 extern const KernelDescriptor kernel_depthwise_conv2d_s16_ref;
+// The same operands, depth multiplier 1: for any core, and for MVE cores
+// (depthwise_conv2d_s16_channels.h).
+extern const KernelDescriptor kernel_depthwise_conv2d_s16_scalar;
+extern const KernelDescriptor kernel_depthwise_conv2d_s16_mve;
 
 // 3x3 filter, depth multiplier 1, dilation 1, any stride and padding
 // (is_depthwise_3x3_case); same operands, no scratch.

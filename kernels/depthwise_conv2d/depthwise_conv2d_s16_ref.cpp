@@ -4,16 +4,10 @@
 #include "kernels/common/int16x8.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d.h"
 #include "kernels/depthwise_conv2d/depthwise_conv2d_cases.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d_s16_channels.h"
 
 namespace tinyaot {
 namespace {
-
-TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                                  const OperandView* outputs, uint32_t num_outputs) {
-  return validate_depthwise_conv2d_operands(*static_cast<const DepthwiseConv2dParams*>(raw), inputs,
-                                            num_inputs, outputs, num_outputs, 1,
-                                            Activations::kInt16);
-}
 
 template <Rounding R, typename Acc>
 TINYAOT_MODE_LOOP void convolve(const DepthwiseConv2dParams& p, const Int16x8Operands& o) {
@@ -67,16 +61,9 @@ const KernelDescriptor kernel_depthwise_conv2d_s16_ref = {
     4,
     1,
     IsaClass::kScalar,
-    "input:s16[batches,input_h,input_w,input_depth], "
-    "filter:s8[1,filter_h,filter_w,input_depth*depth_multiplier], "
-    "quant:ChannelQuant[input_depth*depth_multiplier], "
-    "wide_bias:s64[input_depth*depth_multiplier]? "
-    "-> output:s16[batches,output_h,output_w,input_depth*depth_multiplier]; "
-    "params=DepthwiseConv2dParams{batches,input_h,input_w,input_depth,depth_multiplier,"
-    "filter_h,filter_w,output_h,output_w,stride_h,stride_w,dilation_h,dilation_w,pad_top,"
-    "pad_left,input_offset,output_offset,act_min,act_max}",
+    TINYAOT_DEPTHWISE_CONV2D_S16_SIGNATURE,
     run,
-    validate,
+    validate_depthwise_conv2d_s16,
     nullptr,
 };
 

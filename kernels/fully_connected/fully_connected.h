@@ -35,6 +35,9 @@ extern const KernelDescriptor kernel_fully_connected_s8_blocked;
 // ChannelQuant[output_depth] (the int32 bias, or 0), optionally an int64
 // bias s64[output_depth] -> output s16; offsets 0, an int16 range.
 extern const KernelDescriptor kernel_fully_connected_s16_ref;
+// The same operands, for DSP and for MVE cores (fully_connected_s16_rows.h).
+extern const KernelDescriptor kernel_fully_connected_s16_dsp;
+extern const KernelDescriptor kernel_fully_connected_s16_mve;
 
 // The variants whose ChannelQuant bias holds the folded input offset: the
 // lowering folds for exactly these.

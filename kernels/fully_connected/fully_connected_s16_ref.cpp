@@ -3,16 +3,10 @@
 // (kernels/common/int16x8.h).
 #include "kernels/common/int16x8.h"
 #include "kernels/fully_connected/fully_connected.h"
-#include "kernels/fully_connected/fully_connected_checks.h"
+#include "kernels/fully_connected/fully_connected_s16_rows.h"
 
 namespace tinyaot {
 namespace {
-
-TINYAOT_LOAD_TIME Status validate(const void* raw, const OperandView* inputs, uint32_t num_inputs,
-                                  const OperandView* outputs, uint32_t num_outputs) {
-  return validate_fully_connected_activations(raw, inputs, num_inputs, outputs, num_outputs,
-                                              Activations::kInt16);
-}
 
 template <Rounding R, typename Acc>
 TINYAOT_MODE_LOOP void multiply(const FullyConnectedParams& p, const Int16x8Operands& o) {
@@ -47,13 +41,9 @@ const KernelDescriptor kernel_fully_connected_s16_ref = {
     4,
     1,
     IsaClass::kScalar,
-    "input:s16[batches,input_depth], filter:s8[output_depth,input_depth], "
-    "quant:ChannelQuant[output_depth], wide_bias:s64[output_depth]? -> "
-    "output:s16[batches,output_depth]; "
-    "params=FullyConnectedParams{batches,input_depth,output_depth,input_offset,"
-    "output_offset,act_min,act_max}",
+    TINYAOT_FULLY_CONNECTED_S16_SIGNATURE,
     run,
-    validate,
+    validate_fully_connected_s16,
     nullptr,
 };
 

@@ -1518,11 +1518,20 @@ inline void compare_with_reference(const KernelDescriptor& variant, const Case& 
 inline CaseOutcome check_lstm_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
                                    Workspace& ws, Text* shape);  // lstm_sweep.h
 
+}  // namespace tinyaot::sweep
+
+// The int16x8 weighted families: their own cases, on the types above.
+#include "tests/variant_sweep/int16x8_sweep.h"
+
+namespace tinyaot::sweep {
+
 // Case `index` of `variant`'s sweep under `seed`, drawn and compared;
 // `shape` receives the case's description.
 inline CaseOutcome check_case(const KernelDescriptor& variant, uint64_t seed, uint32_t index,
                               Workspace& ws, Text* shape) {
   if (family_of(variant) == Family::kLstm) return check_lstm_case(variant, seed, index, ws, shape);
+  if (int16x8_reference(variant) != nullptr)
+    return check_int16x8_case(variant, seed, index, ws, shape);
   CaseOutcome out;
   Case c;
   shape->clear();
@@ -1584,14 +1593,16 @@ inline VariantTally sweep_variant(const KernelDescriptor& variant, uint64_t seed
 // below).
 inline bool is_swept(const KernelDescriptor& kernel, IsaClass isa) {
   const Family family = family_of(kernel);
-  return family != Family::kNone && &kernel != family_reference(family) &&
+  const KernelDescriptor* reference =
+      family != Family::kNone ? family_reference(family) : int16x8_reference(kernel);
+  return reference != nullptr && &kernel != reference &&
          static_cast<uint8_t>(kernel.isa) <= static_cast<uint8_t>(isa);
 }
 
 // A registry entry that has a sibling variant (same operator) but no
 // family here: it would go unchecked, so the sweep reports it.
 inline bool lacks_sweep(const KernelDescriptor& kernel) {
-  if (family_of(kernel) != Family::kNone) return false;
+  if (family_of(kernel) != Family::kNone || int16x8_reference(kernel) != nullptr) return false;
   for (uint32_t id = 0; id < kernel_count(); ++id) {
     const KernelDescriptor* other = find_kernel(id);
     if (other != &kernel && strcmp(other->op, kernel.op) == 0) return true;

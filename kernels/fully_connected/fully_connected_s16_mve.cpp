@@ -1,0 +1,24 @@
+// FULLY_CONNECTED 16x8 for MVE cores (M55): VMLADAVA/VMLALDAVA.S16 on eight depths a vector, the
+// weights widened to int16 lanes by the load (kernels/common/dot_s16x8.h), a block of units per
+// pass over the inputs (fully_connected_s16_rows.h). Bit-exact with fully_connected_s16_ref; the
+// weights as the model has them.
+#include "kernels/fully_connected/fully_connected_s16_rows.h"
+
+namespace tinyaot {
+
+const KernelDescriptor kernel_fully_connected_s16_mve = {
+    "fully_connected_s16_mve",
+    "fully_connected_s16",
+    1,
+    sizeof(FullyConnectedParams),
+    3,
+    4,
+    1,
+    IsaClass::kMve,
+    TINYAOT_FULLY_CONNECTED_S16_SIGNATURE,
+    run_fully_connected_s16<MveDot>,
+    validate_fully_connected_s16,
+    nullptr,
+};
+
+}  // namespace tinyaot

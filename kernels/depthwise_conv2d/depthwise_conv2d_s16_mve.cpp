@@ -20,9 +20,9 @@ namespace {
 
 // Eight channels a block: two vectors of four int32 lanes.
 constexpr int kBlockChannels = 8;
-constexpr int kLanes = 4;
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+constexpr int kLanes = 4;
 // |int16 x int8| <= 2^22: 2^8 such products stay below 2^31.
 constexpr int32_t kWideFlushTaps = 256;
 

@@ -14,7 +14,7 @@ set_target_properties(tinyaot_fuzz_corpus PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${
 
 # Programs per round: about 20 s of QEMU on two host cores each (M55's MVE
 # code emulates several times slower), after a first build of the
-# firmware (-O2 with the undefined-behaviour sanitizer, beside the QEMU
+# firmware (-Os with the undefined-behaviour sanitizer, beside the QEMU
 # matrix's builds) and of the corpus.
 set(TINYAOT_QEMU_FUZZ_PROGRAMS_m4 10000)
 set(TINYAOT_QEMU_FUZZ_PROGRAMS_m55 5000)

@@ -212,11 +212,7 @@ std::optional<LoweredOp> lower_sigmoid_s16(const Graph& graph, const Operation& 
   params.size = static_cast<int32_t>(input.num_elements());
   params.multiplier = scale.multiplier;
   params.right_shift = scale.right_shift;
-  LoweredOp lowered =
-      make_lowered(tanh ? KernelId::tanh_s16_ref : KernelId::logistic_s16_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(tanh ? KernelId::tanh_s16_ref : KernelId::logistic_s16_ref, params, op);
 }
 
 }  // namespace
@@ -278,10 +274,7 @@ std::optional<LoweredOp> lower_relu_s16(const Graph& graph, const Operation& op,
     params.multiplier = q.multiplier;
     params.shift = q.shift;
   }
-  LoweredOp lowered = make_lowered(KernelId::requantize_s16_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(KernelId::requantize_s16_ref, params, op);
 }
 
 }  // namespace
@@ -328,10 +321,7 @@ std::optional<LoweredOp> lower_leaky_relu_s16(const Graph& graph, const Operatio
   params.shift_identity = prepared.shift_identity;
   params.multiplier_alpha = prepared.multiplier_alpha;
   params.shift_alpha = prepared.shift_alpha;
-  LoweredOp lowered = make_lowered(KernelId::leaky_relu_s16_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(KernelId::leaky_relu_s16_ref, params, op);
 }
 
 }  // namespace

@@ -69,6 +69,16 @@ std::vector<LoweredOperand> int16x8_quant_operands(const Graph& graph, const Ope
                                                    const Target& target, int32_t channels,
                                                    ScaleProduct product = ScaleProduct::kDouble);
 
+// An operation whose variant reads input 0 alone (its constants are in
+// `params`) and writes output 0.
+template <typename Params>
+LoweredOp lower_single_input(KernelId kernel, const Params& params, const Operation& op) {
+  LoweredOp lowered = make_lowered(kernel, params);
+  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
+  lowered.outputs = {op.outputs[0]};
+  return lowered;
+}
+
 // The whole lowering of an int16x8 weighted operator once its parameters
 // are known: input, weights as the model has them, the operands of
 // int16x8_quant_operands (bias at input 2) -> output.

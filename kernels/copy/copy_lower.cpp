@@ -18,10 +18,7 @@ LoweredOp lower_reshape(const Graph& graph, const Operation& op, const Target& /
           "tensor size out of range: " + std::to_string(output.bytes()) + " bytes");
   CopyParams params{};
   params.bytes = static_cast<int32_t>(output.bytes());
-  LoweredOp lowered = make_lowered(KernelId::copy_s8, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(KernelId::copy_s8, params, op);
 }
 
 }  // namespace tinyaot

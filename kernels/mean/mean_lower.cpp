@@ -126,11 +126,8 @@ LoweredOp lower_mean_over(const Graph& graph, const Operation& op, const Target&
     params.shift = q.shift;
   }
 
-  LoweredOp lowered = make_lowered(
-      int16 ? KernelId::mean_s16_ref : choose_variant(kMeanVariants, params, target), params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(
+      int16 ? KernelId::mean_s16_ref : choose_variant(kMeanVariants, params, target), params, op);
 }
 
 }  // namespace tinyaot

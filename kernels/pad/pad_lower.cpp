@@ -59,11 +59,8 @@ LoweredOp lower_pad(const Graph& graph, const Operation& op, const Target& /*tar
   params.destination = make_strided_box(input.shape, steps, offset, element_bytes);
   params.output_elements = static_cast<int32_t>(output.bytes());
   params.pad_value = pad_value;
-  LoweredOp lowered =
-      make_lowered(element_bytes == 2 ? KernelId::pad_s16_ref : KernelId::pad_s8_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(element_bytes == 2 ? KernelId::pad_s16_ref : KernelId::pad_s8_ref,
+                            params, op);
 }
 
 }  // namespace tinyaot

@@ -130,11 +130,8 @@ LoweredOp lower_pool(const Graph& graph, const Operation& op, const Target& targ
                      const VariantCandidate<Pool2dParams> (&variants)[N], KernelId int16_variant) {
   const Pool2dParams params = pool_params(graph, op, target);
   const bool int16 = input_tensor(graph, op, 0).dtype == DType::kInt16;
-  LoweredOp lowered =
-      make_lowered(int16 ? int16_variant : choose_variant(variants, params, target), params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(int16 ? int16_variant : choose_variant(variants, params, target),
+                            params, op);
 }
 
 }  // namespace

@@ -129,11 +129,8 @@ LoweredOp lower_dequantize(const Graph& graph, const Operation& op, const Target
   const QuantizeParams params =
       float_conversion_params(output_tensor(graph, op), input_tensor(graph, op, 0), op);
   const bool int16_input = input_tensor(graph, op, 0).dtype == DType::kInt16;
-  LoweredOp lowered = make_lowered(
-      int16_input ? KernelId::dequantize_s16_f32_ref : KernelId::dequantize_s8_f32_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(
+      int16_input ? KernelId::dequantize_s16_f32_ref : KernelId::dequantize_s8_f32_ref, params, op);
 }
 
 }  // namespace tinyaot

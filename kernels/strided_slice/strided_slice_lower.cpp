@@ -95,10 +95,7 @@ LoweredOp lower_strided_slice(const Graph& graph, const Operation& op, const Tar
   StridedSliceParams params{};
   params.source = make_strided_box(dims, steps, offset, element_bytes);
   params.input_elements = static_cast<int32_t>(input.bytes());
-  LoweredOp lowered = make_lowered(KernelId::strided_slice_s8_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(KernelId::strided_slice_s8_ref, params, op);
 }
 
 }  // namespace tinyaot

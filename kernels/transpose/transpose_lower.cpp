@@ -38,10 +38,7 @@ LoweredOp lower_transpose(const Graph& graph, const Operation& op, const Target&
   TransposeParams params{};
   params.source = make_strided_box(dims, steps, 0, element_bytes);
   params.input_elements = static_cast<int32_t>(input.bytes());
-  LoweredOp lowered = make_lowered(KernelId::transpose_s8_ref, params);
-  lowered.inputs = {LoweredOperand::of_tensor(op.inputs[0])};
-  lowered.outputs = {op.outputs[0]};
-  return lowered;
+  return lower_single_input(KernelId::transpose_s8_ref, params, op);
 }
 
 }  // namespace tinyaot
